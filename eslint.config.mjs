@@ -21,7 +21,7 @@ export default tseslint.config(
             '@typescript-eslint/no-unused-expressions': 'off',
             '@typescript-eslint/no-namespace': 'off',
             'no-control-regex': 'off',
-            'no-console': ['error', { allow: [] }]
+            'no-console': 'error'
         }
     },
     {

@@ -1,0 +1,90 @@
+import type { DerivedProject } from './project-state';
+
+/** Words for each state badge: the tree icon's label and tooltip, in every host. */
+export function describeProjectState(p: Pick<DerivedProject, 'state' | 'staleLock' | 'lockHolderPid' | 'ownedByUs' | 'belowMinCompat' | 'daemon'>): string {
+    switch (p.state) {
+        case 'fresh': return 'Fresh — no sandbox yet; sandy creates it on first launch';
+        case 'current': return 'Current — sandbox up to date with this sandy';
+        case 'stale': return p.belowMinCompat
+            ? 'Stale — created by a sandy older than the compat floor; sandy refuses to launch it until the sandbox is rebuilt'
+            : 'Stale — last used by an older sandy; it is updated on next launch';
+        case 'locked': return p.staleLock
+            ? `Stale lock — held by pid ${p.lockHolderPid ?? '?'}, which is no longer running; cleared on next launch`
+            : `Locked — another sandy is running in this workspace${p.lockHolderPid ? ` (pid ${p.lockHolderPid})` : ''}`;
+        case 'running': return p.ownedByUs
+            ? 'Running — in a Sandy terminal tab'
+            : p.daemon ? 'Running — as a daemon session (sandy --start)' : 'Running';
+        default: return String(p.state);
+    }
+}
+
+/** Relative time like "5 min ago", "yesterday", or a date. */
+export function formatRelativeTime(date: Date | undefined, now = Date.now()): string | undefined {
+    if (!date || isNaN(date.getTime())) {
+        return undefined;
+    }
+    const s = Math.round((now - date.getTime()) / 1000);
+    if (s < 45) { return 'just now'; }
+    if (s < 3600) { return `${Math.round(s / 60)} min ago`; }
+    if (s < 86400) { return `${Math.round(s / 3600)} h ago`; }
+    if (s < 2 * 86400) { return 'yesterday'; }
+    if (s < 30 * 86400) { return `${Math.round(s / 86400)} days ago`; }
+    return date.toISOString().slice(0, 10);
+}
+
+/** The one-line description beside the name: path · agent · model · last launched. */
+export function projectDescription(p: DerivedProject, now = Date.now()): string {
+    const parts = [p.displayPath];
+    if (p.lastAgent) {
+        parts.push(p.lastAgent);
+    }
+    if (p.model) {
+        parts.push(p.model);
+    }
+    const when = formatRelativeTime(p.lastLaunched instanceof Date ? p.lastLaunched : p.lastLaunched ? new Date(p.lastLaunched) : undefined, now);
+    if (when) {
+        parts.push(when);
+    }
+    return parts.join(' · ');
+}
+
+function formatBytes(n: number): string {
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let i = 0;
+    let v = n;
+    while (v >= 1024 && i < units.length - 1) {
+        v /= 1024;
+        i++;
+    }
+    return `${v.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+/** The rich tooltip, plain text (hosts render it as text, never HTML). */
+export function projectTooltip(p: DerivedProject): string {
+    const lines = [p.displayName, p.workspacePath ?? '(workspace unknown — a sandbox from an older sandy)', describeProjectState(p)];
+    if (p.sandboxName) {
+        lines.push(`Sandbox: ${p.sandboxName}`);
+    }
+    if (p.lastAgent || p.model) {
+        lines.push(`Agent: ${p.lastAgent ?? 'default'}${p.model ? ` · model ${p.model}` : ''}`);
+    }
+    if (p.lastLaunched) {
+        lines.push(`Last launched: ${new Date(p.lastLaunched).toLocaleString()}`);
+    }
+    if (p.createdVersion || p.lastUsedVersion) {
+        lines.push(`sandy versions: created ${p.createdVersion || 'unknown'}, last used ${p.lastUsedVersion || 'unknown'}`);
+    }
+    if (p.sizeBytes !== undefined) {
+        lines.push(`Size: ${formatBytes(p.sizeBytes)}`);
+    }
+    if (p.approved) {
+        lines.push('Privileged workspace keys: approved');
+    }
+    if (p.workspaceExists === false && p.workspacePathReliable) {
+        lines.push('The workspace folder no longer exists.');
+    }
+    if (p.daemon) {
+        lines.push(`Daemon session: container ${p.daemon.containerId}${p.daemon.attachedClients !== undefined ? `, ${p.daemon.attachedClients} attached` : ''}`);
+    }
+    return lines.join('\n');
+}

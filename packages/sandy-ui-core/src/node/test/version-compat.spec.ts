@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import {
+    classifySandboxVersion, compareSandyVersions, isCoreVersionBelow, isVersionAtLeast, parseSandyVersion, stripCommitSuffix
+} from '../../common/version';
+import {
+    CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsPrintVersion, UI_VERSION
+} from '../../common/compat';
+import { parsePrintSchema, parsePrintVersion } from '../../common/contract';
+import { loadFixture } from './sandy-fixtures';
+
+describe('version (unit)', () => {
+    it('parses sandy versions and full_versions', () => {
+        expect(parseSandyVersion('1.7.1-dev')).to.deep.include({ major: 1, minor: 7, patch: 1, prerelease: ['dev'], commit: undefined });
+        expect(parseSandyVersion('0.12.0')).to.deep.include({ major: 0, minor: 12, patch: 0, prerelease: [] });
+        expect(parseSandyVersion('1.7.1-dev-abc1234')).to.deep.include({ prerelease: ['dev'], commit: 'abc1234' });
+        expect(parseSandyVersion('1.7.1-abc1234')).to.deep.include({ prerelease: [], commit: 'abc1234' });
+        expect(parseSandyVersion('1.0.0-rc2')).to.deep.include({ prerelease: ['rc2'], commit: undefined });
+        expect(parseSandyVersion('v1.2')).to.deep.include({ major: 1, minor: 2, patch: 0 });
+        expect(parseSandyVersion('garbage')).to.equal(undefined);
+        expect(parseSandyVersion('')).to.equal(undefined);
+    });
+
+    it('strips a known commit exactly, even one that does not look like hex', () => {
+        expect(parseSandyVersion('1.7.1-dev-local', 'local')).to.deep.include({ prerelease: ['dev'], commit: 'local' });
+        expect(stripCommitSuffix('1.7.1-dev-abc1234')).to.equal('1.7.1-dev');
+        expect(stripCommitSuffix('1.7.1-dev')).to.equal('1.7.1-dev');
+    });
+
+    it('orders by semver precedence, commit ignored', () => {
+        expect(compareSandyVersions('1.7.1-dev', '1.7.1')).to.equal(-1);
+        expect(compareSandyVersions('1.7.1', '1.7.1-dev')).to.equal(1);
+        expect(compareSandyVersions('1.7.0', '1.7.1-dev')).to.equal(-1);
+        expect(compareSandyVersions('0.12.0', '0.9.9')).to.equal(1);
+        expect(compareSandyVersions('1.7.1-dev-abc1234', '1.7.1-dev')).to.equal(0);
+        expect(compareSandyVersions('1.0.0-rc1', '1.0.0-rc2')).to.equal(-1);
+        expect(compareSandyVersions('1.0.0-rc.2', '1.0.0-rc.10')).to.equal(-1);
+        expect(compareSandyVersions('1.0.0-1', '1.0.0-alpha')).to.equal(-1);
+        expect(compareSandyVersions('1.0.0-alpha', '1.0.0-alpha.1')).to.equal(-1);
+        expect(compareSandyVersions('x', '1.0.0')).to.equal(undefined);
+        expect(isVersionAtLeast('1.7.1-dev', '1.7.0')).to.equal(true);
+        expect(isVersionAtLeast('0.15.2', '1.0.0')).to.equal(false);
+    });
+
+    it('mirrors sandy\'s _ver_lt for the compat floor (suffix dropped)', () => {
+        expect(isCoreVersionBelow('0.7.9', '0.7.10')).to.equal(true);
+        expect(isCoreVersionBelow('0.7.10-dev', '0.7.10')).to.equal(false);
+        expect(isCoreVersionBelow('0.7.10', '0.7.10')).to.equal(false);
+        expect(isCoreVersionBelow('1.0', '0.7.10')).to.equal(false);
+        expect(classifySandboxVersion('0.7.9', '0.7.10')).to.equal('below-floor');
+        expect(classifySandboxVersion('1.7.1-dev', '0.7.10')).to.equal('ok');
+        expect(classifySandboxVersion('', '0.7.10')).to.equal('unknown');
+        expect(classifySandboxVersion(undefined, '0.7.10')).to.equal('unknown');
+        expect(classifySandboxVersion('1.7', '0.7.10')).to.equal('invalid');
+    });
+});
+
+describe('compat (unit)', () => {
+    const fixtureVersion = parsePrintVersion(loadFixture('02-print-version').stdout).version;
+    const fixtureSchema = parsePrintSchema(loadFixture('01-print-schema').stdout).schema_version;
+
+    it('declares what the spec says', () => {
+        expect(SANDY_MIN_VERSION).to.equal('1.0.0');
+        expect(SUPPORTED_SCHEMA_VERSIONS).to.deep.equal([1]);
+    });
+
+    it('UI_VERSION is the package version', () => {
+        const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+        expect(UI_VERSION).to.equal(pkg.version);
+    });
+
+    it('the captured sandy 1.7.1 is supported and silent', () => {
+        const v = evaluateCompat({ sandyVersion: fixtureVersion, schemaVersion: fixtureSchema });
+        expect(v).to.deep.equal({ kind: 'supported', sandyVersion: '1.7.1-dev', schemaVersion: 1 });
+        expect(describeVerdict(v).severity).to.equal('none');
+    });
+
+    const cases: Array<[string, Parameters<typeof evaluateCompat>[0], CompatVerdict['kind'], string]> = [
+        ['nothing known', {}, 'sandy-missing', 'info'],
+        ['print-schema failed', { sandyVersion: '1.7.1', schemaFailed: true }, 'sandy-broken', 'warning'],
+        ['print-schema failed, version unknown', { schemaFailed: true }, 'sandy-broken', 'warning'],
+        ['older than the floor', { sandyVersion: '0.15.2', schemaVersion: 1 }, 'too-old', 'error'],
+        ['old and schema failed: too-old wins', { sandyVersion: '0.9.0', schemaFailed: true }, 'too-old', 'error'],
+        ['rc of the floor release', { sandyVersion: '1.0.0-rc2' }, 'too-old', 'error'],
+        ['exactly the floor', { sandyVersion: '1.0.0', schemaVersion: 1 }, 'supported', 'none'],
+        ['newer sandy, same schema', { sandyVersion: '1.9.0-abcdef0', schemaVersion: 1 }, 'supported', 'none'],
+        ['a new major with a supported schema', { sandyVersion: '2.0.0', schemaVersion: 1 }, 'supported', 'none'],
+        ['version known, schema not yet', { sandyVersion: '1.7.1-dev' }, 'supported', 'none'],
+        ['unparseable version', { sandyVersion: 'nightly', schemaVersion: 1 }, 'supported', 'none'],
+        ['schema one past max, same major', { sandyVersion: '1.9.0', schemaVersion: 2 }, 'newer-schema', 'warning'],
+        ['schema one past max, version unknown', { schemaVersion: 2 }, 'newer-schema', 'warning'],
+        ['schema one past max on a new major', { sandyVersion: '2.0.0', schemaVersion: 2 }, 'incompatible', 'error'],
+        ['schema jump', { sandyVersion: '1.9.0', schemaVersion: 3 }, 'incompatible', 'error'],
+        ['schema 99', { sandyVersion: '1.9.0', schemaVersion: 99 }, 'incompatible', 'error'],
+        ['schema older than any supported', { sandyVersion: '1.2.0', schemaVersion: 0 }, 'incompatible', 'error']
+    ];
+    for (const [title, input, kind, severity] of cases) {
+        it(`${title} → ${kind} (${severity})`, () => {
+            const verdict = evaluateCompat(input);
+            expect(verdict.kind).to.equal(kind);
+            const d = describeVerdict(verdict);
+            expect(d.kind).to.equal(kind);
+            expect(d.severity).to.equal(severity);
+            expect(d.message).to.be.a('string').and.not.equal('');
+            // Every non-silent verdict tells the user what to do.
+            if (severity !== 'none') {
+                expect(d.action).to.be.a('string').and.not.equal('');
+            }
+        });
+    }
+
+    it('messages carry the numbers the user needs', () => {
+        expect(describeVerdict(evaluateCompat({ sandyVersion: '0.15.2' })).message)
+            .to.equal('sandy 0.15.2 found — sandy-ui requires sandy ≥ 1.0.0.');
+        expect(describeVerdict(evaluateCompat({ sandyVersion: '1.9.0', schemaVersion: 2 })).message)
+            .to.contain('(v2) is newer than sandy-ui supports (v1)');
+        const jump = evaluateCompat({ sandyVersion: '1.9.0', schemaVersion: 3 });
+        expect(jump).to.deep.include({ reason: 'schema-jump', maxSupported: 1 });
+        expect(describeVerdict(jump).message).to.contain('schema v3');
+        expect(evaluateCompat({ sandyVersion: '2.0.0', schemaVersion: 2 })).to.deep.include({ reason: 'sandy-major' });
+    });
+
+    it('--print-version is only probed on sandy ≥ 1.7.0', () => {
+        expect(supportsPrintVersion('1.7.0')).to.equal(true);
+        expect(supportsPrintVersion(fixtureVersion)).to.equal(true);
+        expect(supportsPrintVersion('1.7.0-rc1')).to.equal(false);
+        expect(supportsPrintVersion('1.6.0-abcdef1')).to.equal(false);
+        expect(supportsPrintVersion('nightly')).to.equal(false);
+    });
+});
