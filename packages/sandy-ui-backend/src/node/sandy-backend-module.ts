@@ -1,0 +1,31 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { ConnectionHandler, RpcConnectionHandler } from '@theia/core/lib/common/messaging';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
+import { WsRequestValidatorContribution } from '@theia/core/lib/node/ws-request-validators';
+import { SANDY_SERVICE_PATH, SandyServiceClient } from '../common/sandy-protocol';
+import { SandyBackend } from './sandy-backend';
+import { SandyConnection } from './sandy-connection';
+import { SandyTerminalContribution } from './sandy-terminal-contribution';
+import { SandyHostGuardContribution } from './sandy-host-guard-contribution';
+
+export default new ContainerModule(bind => {
+    bind(SandyBackend).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(SandyBackend);
+
+    bind(ConnectionHandler).toDynamicValue(ctx =>
+        new RpcConnectionHandler<SandyServiceClient>(SANDY_SERVICE_PATH, client => {
+            const connection = new SandyConnection(ctx.container.get(SandyBackend));
+            connection.setClient(client);
+            client.onDidCloseConnection(() => connection.dispose());
+            return connection;
+        })
+    ).inSingletonScope();
+
+    bind(SandyTerminalContribution).toSelf().inSingletonScope();
+    bind(MessagingService.Contribution).toService(SandyTerminalContribution);
+
+    bind(SandyHostGuardContribution).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(SandyHostGuardContribution);
+    bind(WsRequestValidatorContribution).toService(SandyHostGuardContribution);
+});

@@ -1,0 +1,389 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import {
+    SandyError, isSandyError, SessionInfo, SandyState, SandySchema, deriveProjects, evaluateCompat, describeVerdict, parseConfigFile, getEffectiveValues,
+    ProjectMetadata
+} from '@sandy-ui/core';
+import { PtySupervisor } from '@sandy-ui/core/lib/node/pty-supervisor';
+import { StatePoller } from '@sandy-ui/core/lib/node/state-poller';
+import { ProjectsStore } from '@sandy-ui/core/lib/node/projects-store';
+import { locateSandy, LocatedSandy } from '@sandy-ui/core/lib/node/locate';
+import { ProcessSandyRunner } from '@sandy-ui/core/lib/node/runner';
+import { SandyClient } from '@sandy-ui/core/lib/node/sandy-client';
+import { buildSandyEnv, SandyEnvOptions } from '@sandy-ui/core/lib/node/env';
+import { sweepLocks } from '@sandy-ui/core/lib/node/lock-sweep';
+import { checkWorkspace } from '@sandy-ui/core/lib/node/workspace-guard';
+import {
+    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceClient, SandyStatus
+} from '../common/sandy-protocol';
+import { nodePtySpawn } from './node-pty-spawn';
+
+/** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
+const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
+
+function toProblem(e: unknown): SandyProblem {
+    if (isSandyError(e)) {
+        return { code: e.code, message: e.message, hint: e.hint };
+    }
+    return { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: 'See the backend log for details.' };
+}
+
+/**
+ * The one sandy backend of this IDE process: it owns the PTY supervisor, the shared state poller
+ * and the projects store, and fans every change out to all connected windows.
+ */
+@injectable()
+export class SandyBackend implements BackendApplicationContribution {
+    @inject(ILogger) @named('sandy') protected readonly logger: ILogger;
+
+    readonly home = os.homedir();
+    readonly sandyHome = process.env.SANDY_HOME || path.join(this.home, '.sandy');
+    readonly dataDir = process.env.SANDY_IDE_DATA_DIR || path.join(this.home, '.sandy-ide');
+
+    protected readonly clients = new Set<SandyServiceClient>();
+    protected readonly visibleConnections = new Set<string>();
+    protected config: SandyConfiguration = {};
+    protected located: LocatedSandy | undefined;
+    protected schema: SandySchema | undefined;
+    protected status: SandyStatus = { found: false };
+    protected locating: Promise<SandyStatus> | undefined;
+    protected latestState: SandyState | undefined;
+    protected stateProblem: SandyProblem | undefined;
+    protected polledAt: number | undefined;
+
+    readonly supervisor = new PtySupervisor(nodePtySpawn);
+    readonly store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
+    readonly poller = new StatePoller<SandyState>(() => this.fetchState(), {
+        visibleIntervalMs: Number(process.env.SANDY_IDE_POLL_MS) || 5000,
+        hiddenIntervalMs: 60_000
+    });
+
+    initialize(): void {
+        this.supervisor.onDidChangeSession(session => {
+            for (const client of this.clients) {
+                client.onDidChangeSession(session);
+            }
+            if (session.status === 'exited' || session.attachedViews === 0) {
+                void this.poller.pollNow();
+            }
+        });
+        this.poller.onDidPoll(outcome => {
+            if (outcome.ok) {
+                this.latestState = outcome.value;
+                this.stateProblem = undefined;
+            } else {
+                this.stateProblem = toProblem(outcome.error);
+            }
+            this.polledAt = outcome.at;
+            void this.broadcastSnapshot();
+        });
+        void this.ensureLocated();
+    }
+
+    async onStop(): Promise<void> {
+        this.poller.dispose();
+        await this.supervisor.dispose();
+    }
+
+    // ---- clients and visibility ---------------------------------------------------------------
+
+    addClient(client: SandyServiceClient): void {
+        this.clients.add(client);
+    }
+
+    removeClient(connectionId: string, client: SandyServiceClient | undefined): void {
+        if (client) {
+            this.clients.delete(client);
+        }
+        this.poller.removeViewer(connectionId);
+    }
+
+    setVisible(connectionId: string, visible: boolean): void {
+        this.poller.setVisible(connectionId, visible);
+    }
+
+    // ---- sandy discovery ----------------------------------------------------------------------
+
+    async configureSandy(config: SandyConfiguration): Promise<SandyStatus> {
+        const changed = JSON.stringify(config) !== JSON.stringify(this.config);
+        this.config = { ...config };
+        if (changed) {
+            this.located = undefined;
+            this.locating = undefined;
+        }
+        return this.ensureLocated();
+    }
+
+    ensureLocated(): Promise<SandyStatus> {
+        if (!this.locating) {
+            this.locating = this.locate().finally(() => {
+                // Keep a success cached; retry a failure on the next request (the user may have installed sandy).
+                if (!this.status.found) {
+                    this.locating = undefined;
+                }
+            });
+        }
+        return this.locating;
+    }
+
+    protected async locate(): Promise<SandyStatus> {
+        try {
+            const located = await locateSandy({ configuredPath: this.config.sandyPath, processEnv: process.env, home: this.home, envOptions: this.envOptions() });
+            this.located = located;
+            const client = this.client(located);
+            let schemaVersion: number | undefined;
+            let schemaFailed = false;
+            try {
+                this.schema = await client.schema();
+                schemaVersion = this.schema.schema_version;
+            } catch (e) {
+                schemaFailed = true;
+                this.logger.warn(`sandy: --print-schema failed: ${toProblem(e).message}`);
+            }
+            const verdict = evaluateCompat({ sandyVersion: located.fullVersion, schemaVersion, schemaFailed });
+            const compat = describeVerdict(verdict);
+            this.logger.info(`sandy: ${located.path} ${located.fullVersion} — compat: ${compat.severity} ${compat.message}`);
+            this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, compat };
+        } catch (e) {
+            this.located = undefined;
+            const problem = toProblem(e);
+            const candidates = (e as { candidates?: Array<{ path: string }> }).candidates;
+            this.status = { found: false, problem, searched: candidates?.map(c => c.path) };
+            this.logger.warn(`sandy: ${problem.message}`);
+        }
+        return this.status;
+    }
+
+    protected client(located: LocatedSandy): SandyClient {
+        return SandyClient.forPath(located.path, { envOptions: this.envOptions() }, { fullVersion: located.fullVersion });
+    }
+
+    /** The whitelist plus what the user enabled in settings (sandy.passEnvironment). */
+    protected envOptions(extra?: Record<string, string>): SandyEnvOptions {
+        const enabled = this.config.passEnv ?? [];
+        return {
+            sandyVars: ['SANDY_HOME', ...enabled.filter(n => n.startsWith('SANDY_'))],
+            credentialVars: enabled.filter(n => !n.startsWith('SANDY_')),
+            extra
+        };
+    }
+
+    protected baseEnv(extra?: Record<string, string>): Record<string, string> {
+        return buildSandyEnv(process.env, this.envOptions(extra));
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    protected async fetchState(): Promise<SandyState> {
+        await this.ensureLocated();
+        if (!this.located) {
+            throw new SandyError('not-found', this.status.problem?.message ?? 'sandy was not found.', this.status.problem?.hint ?? '');
+        }
+        return this.client(this.located).state('light');
+    }
+
+    async snapshot(): Promise<ProjectsSnapshot> {
+        const stored = await this.store.list();
+        const metadata: Record<string, ProjectMetadata> = {};
+        for (const p of stored) {
+            metadata[p.workspace] = { lastAgent: p.lastAgent, model: p.lastModel, lastLaunched: p.lastLaunchedAt ? new Date(p.lastLaunchedAt) : undefined };
+        }
+        const projects = deriveProjects({
+            state: this.latestState,
+            projects: stored.map(p => ({ workspacePath: p.workspace, exists: fs.existsSync(p.workspace) })),
+            metadata,
+            sessions: this.supervisor.list(),
+            home: this.home,
+            sandyVersion: this.located?.printVersion?.version ?? this.status.fullVersion,
+            sandboxMinCompat: this.schema?.sandy.sandbox_min_compat,
+            agents: this.schema?.agents
+        });
+        return {
+            status: this.status,
+            projects,
+            sessions: this.supervisor.list(),
+            dockerReachable: this.latestState?.docker_reachable,
+            stateProblem: this.status.found ? this.stateProblem : undefined,
+            polledAt: this.polledAt,
+            home: this.home
+        };
+    }
+
+    async refresh(): Promise<ProjectsSnapshot> {
+        await this.ensureLocated();
+        if (this.status.found) {
+            await this.poller.pollNow();
+        }
+        return this.snapshot();
+    }
+
+    protected async broadcastSnapshot(): Promise<void> {
+        if (!this.clients.size) {
+            return;
+        }
+        const snapshot = await this.snapshot();
+        for (const client of this.clients) {
+            client.onDidChangeSnapshot(snapshot);
+        }
+    }
+
+    // ---- projects ---------------------------------------------------------------------------
+
+    async addProject(workspace: string): Promise<AddProjectOutcome> {
+        let canonical: string;
+        try {
+            canonical = await checkWorkspace(workspace, this.home);
+        } catch (e) {
+            return { workspace, warnings: [], problem: toProblem(e) };
+        }
+        await this.store.add(canonical);
+        const warnings = await this.validateWarnings(canonical);
+        void this.broadcastSnapshot();
+        return { workspace: canonical, warnings };
+    }
+
+    async removeProject(workspace: string): Promise<void> {
+        await this.store.remove(workspace);
+        void this.broadcastSnapshot();
+    }
+
+    /** `--validate-config` of the workspace files, as sentences; sandy only warns, it never blocks here. */
+    protected async validateWarnings(workspace: string): Promise<string[]> {
+        await this.ensureLocated();
+        if (!this.located) {
+            return [];
+        }
+        const warnings: string[] = [];
+        for (const name of ['config', '.secrets']) {
+            const file = path.join(workspace, '.sandy', name);
+            if (!fs.existsSync(file)) {
+                continue;
+            }
+            try {
+                const result = await this.client(this.located).validateConfig(file);
+                for (const w of result.warnings) {
+                    warnings.push(`${w.key}: ${w.message} (.sandy/${name})`);
+                }
+                if (result.unknown_keys.length) {
+                    warnings.push(`Unknown keys in .sandy/${name} (sandy ignores them): ${result.unknown_keys.join(', ')}`);
+                }
+                if (result.approval_status === 'pending') {
+                    warnings.push(`Privileged keys in .sandy/${name} need your approval; sandy asks in its terminal at launch.`);
+                }
+            } catch (e) {
+                warnings.push(`Could not validate .sandy/${name}: ${toProblem(e).message}`);
+            }
+        }
+        return [...new Set(warnings)];
+    }
+
+    // ---- sessions ---------------------------------------------------------------------------
+
+    async launch(request: LaunchRequest): Promise<LaunchOutcome> {
+        let workspace: string;
+        try {
+            workspace = await checkWorkspace(request.workspace, this.home);
+        } catch (e) {
+            return { kind: 'refused', problem: toProblem(e) };
+        }
+        const live = this.supervisor.list().find(s => s.workspace === workspace && s.status !== 'exited');
+        if (live) {
+            return { kind: 'already-running', session: live };
+        }
+        const args = request.args ?? [];
+        const bad = args.find(a => a.startsWith('-') && !LAUNCH_FLAGS.has(a));
+        if (bad) {
+            return { kind: 'refused', problem: { code: 'usage', message: `sandy flag ${bad} cannot be used for a launch.`, hint: 'Use the matching Sandy command instead.' } };
+        }
+        await this.ensureLocated();
+        if (!this.located) {
+            return { kind: 'refused', problem: this.status.problem ?? { code: 'not-found', message: 'sandy was not found.', hint: '' } };
+        }
+        const warnings: string[] = [];
+        try {
+            const sweep = await sweepLocks(this.sandyHome, workspace);
+            if (sweep.outcome === 'removed') {
+                warnings.push(`Removed a stale lock left by a dead sandy (pid ${sweep.pid ?? '?'}).`);
+            }
+        } catch (e) {
+            this.logger.warn(`sandy: lock sweep failed for ${workspace}: ${toProblem(e).message}`);
+        }
+        warnings.push(...await this.validateWarnings(workspace));
+        const launchConfig = this.effectiveConfig(workspace);
+        let session: SessionInfo;
+        try {
+            // No SANDY_AUTO_APPROVE_PRIVILEGED here: a pending approval is answered by the user at sandy's own prompt.
+            session = this.supervisor.launch({
+                sandyPath: this.located.path,
+                args,
+                workspace,
+                env: { ...this.baseEnv(), TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+                cols: request.cols,
+                rows: request.rows,
+                agent: launchConfig.agent
+            });
+        } catch (e) {
+            return { kind: 'refused', problem: toProblem(e) };
+        }
+        await this.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
+        void this.poller.pollNow();
+        return { kind: 'launched', session, warnings };
+    }
+
+    /** Agent and model as sandy will resolve them: env > workspace > home > default (CONTRACT §3.1). */
+    protected effectiveConfig(workspace: string): { agent?: string; model?: string } {
+        const read = (file: string) => {
+            try {
+                return getEffectiveValues(parseConfigFile(fs.readFileSync(file, 'utf8')));
+            } catch {
+                return {} as Record<string, string>;
+            }
+        };
+        const merged: Record<string, string> = {
+            ...read(path.join(this.sandyHome, 'config')),
+            ...read(path.join(this.sandyHome, '.secrets')),
+            ...read(path.join(workspace, '.sandy', 'config')),
+            ...read(path.join(workspace, '.sandy', '.secrets'))
+        };
+        const agent = process.env.SANDY_AGENT || merged.SANDY_AGENT || 'claude';
+        const model = process.env.SANDY_MODEL || merged.SANDY_MODEL || undefined;
+        return { agent, model };
+    }
+
+    async stop(sessionId: string): Promise<SessionInfo | undefined> {
+        if (!this.supervisor.get(sessionId)) {
+            return undefined;
+        }
+        const info = await this.supervisor.stop(sessionId);
+        void this.poller.pollNow();
+        return info;
+    }
+
+    resize(sessionId: string, cols: number, rows: number): void {
+        if (this.supervisor.get(sessionId)) {
+            this.supervisor.resize(sessionId, cols, rows);
+        }
+    }
+
+    forgetSession(sessionId: string): void {
+        this.supervisor.forget(sessionId);
+    }
+
+    async removeSandbox(workspace: string): Promise<RunOutcome> {
+        await this.ensureLocated();
+        if (!this.located) {
+            return { ok: false, stdout: '', stderr: this.status.problem?.message ?? 'sandy was not found.' };
+        }
+        if (this.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
+            return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
+        }
+        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, envOptions: this.envOptions() });
+        const result = await runner.run(['--remove-sandbox', '--workspace', workspace, '--yes'], { timeoutMs: 120_000, cwd: workspace });
+        void this.poller.pollNow();
+        return { ok: result.exitCode === 0, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+    }
+}

@@ -1,0 +1,53 @@
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core';
+import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
+import { OutputBatcher } from '@sandy-ui/core/lib/common/output-batcher';
+import { SANDY_TERMINAL_PATH, TerminalFrame } from '../common/sandy-protocol';
+import { SandyBackend } from './sandy-backend';
+
+/**
+ * The raw channel of one session: output batched into frames, input and acknowledgements back.
+ * Terminal bytes never travel as JSON-RPC messages (as Theia's own terminal channel).
+ */
+@injectable()
+export class SandyTerminalContribution implements MessagingService.Contribution {
+    @inject(SandyBackend) protected readonly backend: SandyBackend;
+    @inject(ILogger) @named('sandy') protected readonly logger: ILogger;
+
+    configure(service: MessagingService): void {
+        service.registerChannelHandler(`${SANDY_TERMINAL_PATH}/:id`, (params, channel) => {
+            const id = String(params.id);
+            const supervisor = this.backend.supervisor;
+            if (!supervisor.get(id)) {
+                this.logger.warn(`sandy: a view asked for unknown session ${id}`);
+                channel.close();
+                return;
+            }
+            const attachment = supervisor.attach(id);
+            channel.getWriteBuffer().writeUint8(TerminalFrame.Replay).writeString(attachment.replay).commit();
+            const batcher = new OutputBatcher(chunk => channel.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(chunk).commit());
+            attachment.onData(data => batcher.push(data));
+            attachment.onExit(info => {
+                batcher.flush();
+                channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(info)).commit();
+            });
+            const exited = supervisor.get(id);
+            if (exited?.status === 'exited') {
+                channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(exited)).commit();
+            }
+            channel.onMessage(provider => {
+                const buffer = provider();
+                const kind = buffer.readUint8();
+                if (kind === TerminalFrame.Data) {
+                    attachment.write(buffer.readString());
+                } else if (kind === TerminalFrame.Ack) {
+                    attachment.acknowledge(buffer.readNumber());
+                }
+            });
+            channel.onClose(() => {
+                batcher.dispose();
+                attachment.dispose();
+            });
+        });
+    }
+}

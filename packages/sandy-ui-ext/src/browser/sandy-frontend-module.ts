@@ -1,0 +1,76 @@
+import '../../src/browser/style/sandy.css';
+import '@xterm/xterm/css/xterm.css';
+import { ContainerModule } from '@theia/core/shared/inversify';
+import {
+    bindViewContribution, createTreeContainer, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
+    codicon
+} from '@theia/core/lib/browser';
+import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { SandyService, SANDY_SERVICE_PATH } from '@sandy-ui/backend/lib/common';
+import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU, SANDY_PROJECTS_VIEW_ID } from './sandy-projects-widget';
+import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
+import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
+import { SandyTerminalManager } from './sandy-terminal-manager';
+import { SandyViewContribution, SANDY_VIEW_CONTAINER_ID } from './sandy-view-contribution';
+import { SandyStatusBar } from './sandy-status-bar';
+import { SandyLinkOpener } from './sandy-link-opener';
+import { SandyTerminalTheme } from './sandy-terminal-theme';
+import { bindSandyPreferences } from './sandy-preferences';
+import { bindSandyBranding } from './branding/sandy-branding';
+
+export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
+    bindSandyPreferences(bind);
+
+    bind(SandyServiceClientImpl).toSelf().inSingletonScope();
+    bind(SandyService).toDynamicValue(ctx =>
+        ServiceConnectionProvider.createProxy<SandyService>(ctx.container, SANDY_SERVICE_PATH, ctx.container.get(SandyServiceClientImpl))
+    ).inSingletonScope();
+
+    bind(SandyStateService).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(SandyStateService);
+    bind(SandyTerminalManager).toSelf().inSingletonScope();
+    bind(SandyLinkOpener).toSelf().inSingletonScope();
+    bind(SandyTerminalTheme).toSelf().inSingletonScope();
+
+    bind(SandyTerminalWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_TERMINAL_WIDGET_FACTORY_ID,
+        createWidget: (options: SandyTerminalWidgetOptions) => {
+            const child = ctx.container.createChild();
+            const widget = child.get(SandyTerminalWidget);
+            widget.setOptions(options);
+            // Tabs restored after a reload are created here too: the manager must hear their notifications.
+            ctx.container.get(SandyTerminalManager).wire(widget);
+            return widget;
+        }
+    })).inSingletonScope();
+
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_PROJECTS_VIEW_ID,
+        createWidget: () => createTreeContainer(ctx.container, {
+            widget: SandyProjectsWidget,
+            props: { contextMenuPath: SANDY_PROJECTS_CONTEXT_MENU, multiSelect: false, search: true, globalSelection: false }
+        }).get(SandyProjectsWidget)
+    })).inSingletonScope();
+
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_VIEW_CONTAINER_ID,
+        createWidget: async () => {
+            const container = ctx.container.get<ViewContainer.Factory>(ViewContainer.Factory)({ id: SANDY_VIEW_CONTAINER_ID });
+            container.setTitleOptions({ label: 'Sandy', iconClass: codicon('server-environment'), closeable: true });
+            const projects = await ctx.container.get(WidgetManager).getOrCreateWidget(SANDY_PROJECTS_VIEW_ID);
+            container.addWidget(projects, { canHide: false, initiallyCollapsed: false });
+            return container;
+        }
+    })).inSingletonScope();
+
+    bindViewContribution(bind, SandyViewContribution);
+    bind(FrontendApplicationContribution).toService(SandyViewContribution);
+    bind(TabBarToolbarContribution).toService(SandyViewContribution);
+
+    bind(SandyStatusBar).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(SandyStatusBar);
+
+    bindSandyBranding(bind, rebind);
+});

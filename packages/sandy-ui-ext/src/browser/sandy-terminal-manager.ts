@@ -1,0 +1,95 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
+import { Emitter, MessageService, generateUuid } from '@theia/core';
+import type { SessionInfo } from '@sandy-ui/core';
+import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
+
+/**
+ * Finds, opens and reveals sandy terminal tabs, and turns their OSC notifications into Theia
+ * notifications with a "Show" action that focuses the tab.
+ */
+@injectable()
+export class SandyTerminalManager {
+    @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
+    @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    @inject(MessageService) protected readonly messages: MessageService;
+
+    protected readonly onDidChangeWidgetsEmitter = new Emitter<void>();
+    readonly onDidChangeWidgets = this.onDidChangeWidgetsEmitter.event;
+    protected readonly wired = new WeakSet<SandyTerminalWidget>();
+
+    get widgets(): SandyTerminalWidget[] {
+        return this.widgetManager.getWidgets(SANDY_TERMINAL_WIDGET_FACTORY_ID) as SandyTerminalWidget[];
+    }
+
+    findBySession(sessionId: string): SandyTerminalWidget | undefined {
+        return this.widgets.find(w => w.sessionInfo?.id === sessionId);
+    }
+
+    findByWorkspace(workspace: string): SandyTerminalWidget | undefined {
+        return this.widgets.find(w => w.workspace === workspace && w.sessionInfo?.status !== 'exited')
+            ?? this.widgets.find(w => w.workspace === workspace);
+    }
+
+    /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */
+    async openForWorkspace(workspace: string): Promise<SandyTerminalWidget> {
+        const existing = this.findByWorkspace(workspace);
+        if (existing) {
+            await this.reveal(existing);
+            if (existing.sessionInfo?.status === 'exited') {
+                await existing.relaunch();
+            }
+            return existing;
+        }
+        return this.open({ workspace, instance: generateUuid() });
+    }
+
+    /** Open (or reveal) a tab attached to a running session. */
+    async attach(session: SessionInfo): Promise<SandyTerminalWidget> {
+        const existing = this.findBySession(session.id);
+        if (existing) {
+            await this.reveal(existing);
+            return existing;
+        }
+        return this.open({ workspace: session.workspace, sessionId: session.id, instance: generateUuid() });
+    }
+
+    protected async open(options: SandyTerminalWidgetOptions): Promise<SandyTerminalWidget> {
+        const widget = await this.widgetManager.getOrCreateWidget<SandyTerminalWidget>(SANDY_TERMINAL_WIDGET_FACTORY_ID, options);
+        this.wire(widget);
+        await this.reveal(widget);
+        return widget;
+    }
+
+    async reveal(widget: SandyTerminalWidget): Promise<void> {
+        if (!widget.isAttached) {
+            await this.shell.addWidget(widget, { area: 'main' });
+        }
+        await this.shell.activateWidget(widget.id);
+    }
+
+    /** Restored tabs (after a reload) come from the layout restorer, not from open(): wire them too. */
+    wire(widget: SandyTerminalWidget): void {
+        if (this.wired.has(widget)) {
+            return;
+        }
+        this.wired.add(widget);
+        widget.onDidNotify(async n => {
+            const where = workspaceLabel(widget.workspace);
+            const text = n.title ? `${n.title}: ${n.body}` : n.body;
+            const action = await this.messages.info(`sandy (${where}): ${text}`, 'Show');
+            if (action === 'Show') {
+                await this.reveal(widget);
+            }
+        });
+        widget.onDidChangeSession(() => this.onDidChangeWidgetsEmitter.fire());
+        widget.disposed.connect(() => this.onDidChangeWidgetsEmitter.fire());
+        this.onDidChangeWidgetsEmitter.fire();
+    }
+
+    /** Detach: close the tab, keep the process (spec, MVP pillar 2). */
+    async detach(widget: SandyTerminalWidget): Promise<void> {
+        widget.close();
+    }
+}

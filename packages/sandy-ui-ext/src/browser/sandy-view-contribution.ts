@@ -1,0 +1,300 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import {
+    AbstractViewContribution, codicon, FrontendApplicationContribution, ConfirmDialog, KeybindingContribution, KeybindingRegistry, QuickInputService, QuickPickItem
+} from '@theia/core/lib/browser';
+import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
+import { CommandRegistry, MenuModelRegistry, MessageService, ILogger } from '@theia/core';
+import URI from '@theia/core/lib/common/uri';
+import { FileDialogService } from '@theia/filesystem/lib/browser';
+import { WorkspaceService } from '@theia/workspace/lib/browser';
+import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
+import { formatElapsed, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { SandyService } from '@sandy-ui/backend/lib/common';
+import { SandyCommands } from './sandy-commands';
+import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU } from './sandy-projects-widget';
+import { SandyStateService } from './sandy-state-service';
+import { SandyTerminalManager } from './sandy-terminal-manager';
+import { SandyTerminalWidget } from './sandy-terminal-widget';
+
+export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
+
+/** Commands, menus, keybindings and the Sandy view in the activity bar. */
+@injectable()
+export class SandyViewContribution extends AbstractViewContribution<SandyProjectsWidget> implements TabBarToolbarContribution, KeybindingContribution, FrontendApplicationContribution {
+    @inject(SandyService) protected readonly service: SandyService;
+    @inject(SandyStateService) protected readonly state: SandyStateService;
+    @inject(SandyTerminalManager) protected readonly terminals: SandyTerminalManager;
+    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(QuickInputService) protected readonly quickInput: QuickInputService;
+    @inject(FileDialogService) protected readonly fileDialogs: FileDialogService;
+    @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
+    @inject(ClipboardService) protected readonly clipboard: ClipboardService;
+    @inject(ILogger) protected readonly logger: ILogger;
+
+    constructor() {
+        super({
+            widgetId: SANDY_VIEW_CONTAINER_ID,
+            widgetName: 'Sandy',
+            defaultWidgetOptions: { area: 'left', rank: 450 },
+            toggleCommandId: SandyCommands.SHOW_VIEW.id,
+            toggleKeybinding: 'ctrlcmd+shift+alt+y'
+        });
+    }
+
+    /** The Sandy view is part of the default layout (activity bar), like the Explorer. */
+    async initializeLayout(): Promise<void> {
+        await this.openView({ activate: false, reveal: false });
+    }
+
+    override registerCommands(registry: CommandRegistry): void {
+        super.registerCommands(registry);
+        registry.registerCommand(SandyCommands.LAUNCH, {
+            execute: (project?: DerivedProject) => this.launch(project)
+        });
+        registry.registerCommand(SandyCommands.STOP, {
+            execute: (arg?: DerivedProject | SessionInfo) => this.stop(arg),
+            isEnabled: (arg?: DerivedProject) => !arg || !!this.sessionOf(arg)
+        });
+        registry.registerCommand(SandyCommands.DETACH, {
+            execute: (arg?: DerivedProject) => this.detach(arg),
+            isEnabled: (arg?: DerivedProject) => !!this.widgetFor(arg)
+        });
+        registry.registerCommand(SandyCommands.REATTACH, {
+            execute: (arg?: DerivedProject) => this.reattach(arg),
+            isEnabled: (arg?: DerivedProject) => !arg || !!this.sessionOf(arg)
+        });
+        registry.registerCommand(SandyCommands.SWITCH_SESSION, { execute: () => this.switchSession() });
+        registry.registerCommand(SandyCommands.ADD_PROJECT, { execute: () => this.addProject() });
+        registry.registerCommand(SandyCommands.REFRESH, { execute: () => this.state.refresh() });
+        registry.registerCommand(SandyCommands.REVEAL_SANDBOX, {
+            execute: (p?: DerivedProject) => this.withProject(p, project => this.revealSandbox(project)),
+            isEnabled: (p?: DerivedProject) => !p || !!p.sandboxPath
+        });
+        registry.registerCommand(SandyCommands.COPY_WORKSPACE_PATH, {
+            execute: (p?: DerivedProject) => this.withProject(p, project => this.clipboard.writeText(project.workspacePath ?? ''))
+        });
+        registry.registerCommand(SandyCommands.REMOVE_SANDBOX, {
+            execute: (p?: DerivedProject) => this.withProject(p, project => this.removeSandbox(project)),
+            isEnabled: (p?: DerivedProject) => !p || (!!p.sandboxName && p.state !== 'running')
+        });
+        registry.registerCommand(SandyCommands.REMOVE_PROJECT, {
+            execute: (p?: DerivedProject) => this.withProject(p, async project => {
+                if (project.workspacePath) {
+                    await this.service.removeProject(project.workspacePath);
+                    await this.state.refresh();
+                }
+            })
+        });
+    }
+
+    override registerMenus(menus: MenuModelRegistry): void {
+        super.registerMenus(menus);
+        const lifecycle = [...SANDY_PROJECTS_CONTEXT_MENU, '1_lifecycle'];
+        const folder = [...SANDY_PROJECTS_CONTEXT_MENU, '2_folder'];
+        const danger = [...SANDY_PROJECTS_CONTEXT_MENU, '3_remove'];
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.LAUNCH.id, label: 'Launch', order: 'a' });
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.STOP.id, label: 'Stop', order: 'b' });
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.DETACH.id, label: 'Detach', order: 'c' });
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.REATTACH.id, label: 'Reattach', order: 'd' });
+        menus.registerMenuAction(folder, { commandId: SandyCommands.REVEAL_SANDBOX.id, label: 'Reveal Sandbox Folder', order: 'a' });
+        menus.registerMenuAction(folder, { commandId: SandyCommands.COPY_WORKSPACE_PATH.id, label: 'Copy Workspace Path', order: 'b' });
+        menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_SANDBOX.id, label: 'Remove Sandbox…', order: 'a' });
+        menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_PROJECT.id, label: 'Remove from Projects', order: 'b' });
+    }
+
+    override registerKeybindings(keybindings: KeybindingRegistry): void {
+        super.registerKeybindings(keybindings);
+        keybindings.registerKeybinding({ command: SandyCommands.LAUNCH.id, keybinding: 'ctrlcmd+shift+alt+l' });
+        keybindings.registerKeybinding({ command: SandyCommands.SWITCH_SESSION.id, keybinding: 'ctrlcmd+shift+alt+s' });
+        keybindings.registerKeybinding({ command: SandyCommands.STOP.id, keybinding: 'ctrlcmd+shift+alt+x', when: 'activeEditor == undefined || true' });
+        keybindings.registerKeybinding({ command: SandyCommands.DETACH.id, keybinding: 'ctrlcmd+shift+alt+d' });
+    }
+
+    registerToolbarItems(registry: TabBarToolbarRegistry): void {
+        const inProjects = (widget: unknown) => widget instanceof SandyProjectsWidget;
+        registry.registerItem({ id: SandyCommands.ADD_PROJECT.id, command: SandyCommands.ADD_PROJECT.id, icon: codicon('add'), tooltip: 'Add Project', priority: 0, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.REFRESH.id, command: SandyCommands.REFRESH.id, icon: codicon('refresh'), tooltip: 'Refresh', priority: 1, isVisible: inProjects });
+    }
+
+    // ---- operations ------------------------------------------------------------------------
+
+    protected projectWidget(): SandyProjectsWidget | undefined {
+        return this.tryGetWidget() as SandyProjectsWidget | undefined;
+    }
+
+    protected activeTerminal(): SandyTerminalWidget | undefined {
+        const current = this.shell.currentWidget ?? this.shell.activeWidget;
+        return current instanceof SandyTerminalWidget ? current : undefined;
+    }
+
+    protected sessionOf(arg: DerivedProject | SessionInfo): SessionInfo | undefined {
+        if ('pid' in arg && 'id' in arg && 'status' in arg && !('state' in arg)) {
+            return arg as SessionInfo;
+        }
+        const project = arg as DerivedProject;
+        return this.state.liveSessions.find(s => s.workspace === project.workspacePath);
+    }
+
+    protected widgetFor(arg: DerivedProject | undefined): SandyTerminalWidget | undefined {
+        if (!arg) {
+            return this.activeTerminal();
+        }
+        return arg.workspacePath ? this.terminals.findByWorkspace(arg.workspacePath) : undefined;
+    }
+
+    protected async withProject(project: DerivedProject | undefined, run: (p: DerivedProject) => unknown): Promise<void> {
+        const target = project ?? this.projectWidget()?.selectedProject ?? await this.pickProject('Select a project');
+        if (target) {
+            await run(target);
+        }
+    }
+
+    protected async pickProject(placeholder: string): Promise<DerivedProject | undefined> {
+        const projects = this.state.snapshot?.projects ?? [];
+        if (!projects.length) {
+            const action = await this.messages.info('Sandy: no projects yet.', 'Add Project');
+            if (action === 'Add Project') {
+                await this.addProject();
+            }
+            return undefined;
+        }
+        const items: Array<QuickPickItem & { project: DerivedProject }> = projects.map(p => ({
+            label: p.displayName, description: p.displayPath, detail: p.state, project: p
+        }));
+        const picked = await this.quickInput.showQuickPick(items, { placeholder });
+        return picked?.project;
+    }
+
+    async launch(project?: DerivedProject): Promise<void> {
+        const target = project ?? await this.pickProject('Launch sandy for which project?');
+        if (!target) {
+            return;
+        }
+        const workspace = target.workspacePath;
+        if (!workspace) {
+            this.messages.error('Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.');
+            return;
+        }
+        const live = this.state.liveSessions.find(s => s.workspace === workspace);
+        if (live) {
+            await this.terminals.attach(live);
+            return;
+        }
+        await this.terminals.openForWorkspace(workspace);
+    }
+
+    async stop(arg?: DerivedProject | SessionInfo): Promise<void> {
+        let session = arg ? this.sessionOf(arg) : this.activeTerminal()?.sessionInfo;
+        if (!session && !arg) {
+            session = await this.pickSession('Stop which sandy session?');
+        }
+        if (!session || session.status === 'exited') {
+            this.messages.info('Sandy: no running session to stop.');
+            return;
+        }
+        const ended = await this.service.stop(session.id);
+        if (ended) {
+            this.messages.info(`Sandy: ${workspaceLabel(ended.workspace)} stopped.`);
+        }
+    }
+
+    async detach(arg?: DerivedProject): Promise<void> {
+        const widget = this.widgetFor(arg);
+        if (widget) {
+            await this.terminals.detach(widget);
+        }
+    }
+
+    async reattach(arg?: DerivedProject): Promise<void> {
+        const session = arg ? this.sessionOf(arg) : await this.pickSession('Reattach to which sandy session?');
+        if (session) {
+            await this.terminals.attach(session);
+        } else if (arg) {
+            this.messages.info(`Sandy: ${arg.displayName} has no running session.`);
+        }
+    }
+
+    protected async pickSession(placeholder: string): Promise<SessionInfo | undefined> {
+        const sessions = this.state.liveSessions;
+        if (!sessions.length) {
+            this.messages.info('Sandy: no sandy sessions are running.');
+            return undefined;
+        }
+        const items = sessions.map(s => ({
+            label: workspaceLabel(s.workspace),
+            description: `pid ${s.pid}${s.agent ? ` · ${s.agent}` : ''} · ${formatElapsed(Date.now() - s.startedAt)}`,
+            detail: s.workspace,
+            session: s
+        }));
+        return (await this.quickInput.showQuickPick(items, { placeholder }))?.session;
+    }
+
+    async switchSession(): Promise<void> {
+        const session = await this.pickSession('Switch to sandy session');
+        if (session) {
+            await this.terminals.attach(session);
+        }
+    }
+
+    async addProject(): Promise<void> {
+        const roots = this.workspaces.tryGetRoots();
+        const picked = await this.fileDialogs.showOpenDialog({
+            title: 'Add a project folder to Sandy',
+            canSelectFolders: true,
+            canSelectFiles: false,
+            openLabel: 'Add Project'
+        }, roots[0]);
+        const uri = Array.isArray(picked) ? picked[0] : picked;
+        if (!uri) {
+            return;
+        }
+        const outcome = await this.service.addProject(uri.path.fsPath());
+        if (outcome.problem) {
+            this.messages.error(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
+            return;
+        }
+        for (const warning of outcome.warnings) {
+            this.messages.warn(`Sandy (${workspaceLabel(outcome.workspace)}): ${warning}`);
+        }
+        await this.state.refresh();
+        await this.openView({ activate: true, reveal: true });
+    }
+
+    protected async revealSandbox(project: DerivedProject): Promise<void> {
+        if (!project.sandboxPath) {
+            this.messages.info(`Sandy: ${project.displayName} has no sandbox yet — it is created on first launch.`);
+            return;
+        }
+        const action = await this.messages.info(`Sandbox of ${project.displayName}: ${project.sandboxPath}`, 'Open in New Window', 'Copy Path');
+        if (action === 'Copy Path') {
+            await this.clipboard.writeText(project.sandboxPath);
+        } else if (action === 'Open in New Window') {
+            this.workspaces.open(new URI().withScheme('file').withPath(project.sandboxPath), { preserveWindow: false });
+        }
+    }
+
+    protected async removeSandbox(project: DerivedProject): Promise<void> {
+        if (!project.workspacePath || !project.sandboxName) {
+            this.messages.info(`Sandy: ${project.displayName} has no sandbox to remove.`);
+            return;
+        }
+        const confirmed = await new ConfirmDialog({
+            title: 'Remove sandbox',
+            msg: `Remove the sandbox of ${project.displayPath}? Its agent state, caches, history and approvals are deleted (sandy --remove-sandbox). The workspace files are not touched.`,
+            ok: 'Remove Sandbox',
+            cancel: 'Cancel'
+        }).open();
+        if (!confirmed) {
+            return;
+        }
+        const result = await this.service.removeSandbox(project.workspacePath);
+        if (result.ok) {
+            this.messages.info(`Sandy: sandbox of ${project.displayName} removed.`);
+        } else {
+            this.messages.error(`Sandy: removing the sandbox failed (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
+        }
+        await this.state.refresh();
+    }
+}
+
