@@ -1,0 +1,402 @@
+/*
+ * The "agent" inside the fake sandbox: a tiny full-screen program that gives a
+ * terminal front end something realistic to render (alternate screen, box
+ * drawing, 256-colour and truecolor SGR) and a line-oriented command set to
+ * trigger the escape sequences and workloads a UI test needs. It only talks to
+ * an abstract sink so the same code serves a bare launch (process stdio) and a
+ * daemon session (whichever --attach client is connected).
+ */
+
+export interface TuiSink {
+    /** Returns false when the consumer wants us to wait for drain (back-pressure). */
+    write(s: string): boolean;
+    waitDrain(): Promise<void>;
+}
+
+export interface TuiOptions {
+    version: string;
+    workspace: string;
+    sandbox: string;
+    agent: string;
+    mode: 'interactive' | 'daemon';
+    env: NodeJS.ProcessEnv;
+    /** `exit <code>` (or Ctrl-D on an empty line): the agent ends. */
+    onExit(code: number): void;
+    /** Ctrl-B d / `detach` in a daemon session (tmux's detach-client). */
+    onDetach?(): void;
+}
+
+const HELP = [
+    'commands (end with Enter):',
+    '  osc9 <text>            desktop notification, OSC 9',
+    '  osc777 <title>;<body>  desktop notification, OSC 777 (urxvt/ghostty style)',
+    '  osc99 <text>           desktop notification, OSC 99 (kitty)',
+    '  osc52 <text>           copy <text> to the clipboard, OSC 52',
+    '  osc8 <url> [text]      hyperlink, OSC 8',
+    '  title <text>           window title, OSC 2',
+    '  bell                   BEL',
+    '  echo <text>            print <text>',
+    '  env                    print the environment, sorted',
+    '  flood <n>              print n lines as fast as possible',
+    '  size                   print rows\u00d7cols',
+    '  clear                  redraw the screen',
+    '  exit [code]            end the agent with <code> (default 0)',
+    '  detach                 detach this client (daemon sessions; also Ctrl-B d)'
+];
+
+const ESC = '\x1b';
+const BEL = '\x07';
+const ST = '\x1b\\';
+
+function truncate(s: string, width: number): string {
+    const cps = Array.from(s);
+    if (cps.length <= width) {
+        return s + ' '.repeat(width - cps.length);
+    }
+    return cps.slice(0, Math.max(0, width - 1)).join('') + '\u2026';
+}
+
+export class FakeTui {
+    private rows = 24;
+    private cols = 80;
+    private line = '';
+    private inputState: 'normal' | 'esc' | 'csi' | 'ss3' = 'normal';
+    private prefix = false;
+    private lastWasCr = false;
+    private queue: Promise<void> = Promise.resolve();
+    private ended = false;
+    private drawn = false;
+    private busy = false;
+    private interrupted = false;
+    private pending: string[] = [];
+
+    constructor(private readonly opts: TuiOptions, private sink: TuiSink) {}
+
+    setSink(sink: TuiSink): void {
+        this.sink = sink;
+    }
+
+    setSize(rows: number | undefined, cols: number | undefined): void {
+        this.rows = rows && rows > 0 ? rows : 24;
+        this.cols = cols && cols > 0 ? cols : 80;
+    }
+
+    get size(): { rows: number; cols: number } {
+        return { rows: this.rows, cols: this.cols };
+    }
+
+    /** Enter the alternate screen, draw, then run FAKE_SANDY_ON_START. */
+    start(): void {
+        this.write(`${ESC}[?1049h`);
+        this.redraw();
+        const cues = (this.opts.env.FAKE_SANDY_ON_START ?? '')
+            .split(/\n|;;/).map(s => s.trim()).filter(s => s.length > 0);
+        for (const c of cues) {
+            this.enqueue(c, false);
+        }
+    }
+
+    /** The bytes that restore the user's terminal; the caller writes them. */
+    leaveSequence(): string {
+        return `${ESC}[0m${ESC}[?25h${ESC}[?1049l`;
+    }
+
+    stop(): void {
+        this.ended = true;
+    }
+
+    redraw(): void {
+        this.drawn = true;
+        this.write(`${ESC}[H${ESC}[2J` + this.screen() + this.prompt() + this.line);
+    }
+
+    private prompt(): string {
+        return `${ESC}[1;32m>${ESC}[0m `;
+    }
+
+    private screen(): string {
+        const w = Math.max(24, Math.min(this.cols, 78));
+        const inner = w - 2;
+        const bar = '\u2500'.repeat(inner);
+        const lines: string[] = [];
+        lines.push(`${ESC}[1;36m` + truncate(`fake sandy ${this.opts.version} \u2014 ${this.opts.workspace}`, w).trimEnd() + `${ESC}[0m`);
+        lines.push(`\u250c${bar}\u2510`);
+        lines.push(`\u2502${truncate(` sandbox: ${this.opts.sandbox}`, inner)}\u2502`);
+        lines.push(`\u2502${truncate(` agent: ${this.opts.agent}   mode: ${this.opts.mode}   size: ${this.rows}\u00d7${this.cols}`, inner)}\u2502`);
+        lines.push(`\u2502${truncate(' type \'help\' for commands', inner)}\u2502`);
+        lines.push(`\u2514${bar}\u2518`);
+        let c256 = '256-colour: ';
+        for (let n = 16; n < 232; n += 9) {
+            c256 += `${ESC}[48;5;${n}m ${ESC}[0m`;
+        }
+        for (let n = 232; n < 256; n += 2) {
+            c256 += `${ESC}[38;5;${n}m\u2588${ESC}[0m`;
+        }
+        lines.push(c256);
+        let tc = 'truecolor:  ';
+        for (let i = 0; i < 32; i++) {
+            const r = Math.round(255 * i / 31);
+            const b = 255 - r;
+            tc += `${ESC}[48;2;${r};${96 + (i % 8) * 16};${b}m ${ESC}[0m`;
+        }
+        lines.push(tc);
+        lines.push('');
+        return lines.join('\r\n') + '\r\n';
+    }
+
+    private write(s: string): boolean {
+        return this.sink.write(s);
+    }
+
+    private println(s = ''): boolean {
+        return this.write(s + '\r\n');
+    }
+
+    /**
+     * Raw input bytes from the terminal (or a pipe). Input that arrives while a
+     * command runs waits its turn, so a transcript reads like a shell session:
+     * echo of line 1, its output, echo of line 2, ... Ctrl-C is acted on at once
+     * (it interrupts a flood).
+     */
+    feed(data: Buffer | string): void {
+        if (this.ended) {
+            return;
+        }
+        const s = typeof data === 'string' ? data : data.toString('utf8');
+        if (this.busy && s.includes('\x03')) {
+            this.interrupted = true;
+        }
+        this.pending.push(...Array.from(s));
+        this.pump();
+    }
+
+    private pump(): void {
+        while (!this.busy && !this.ended && this.pending.length > 0) {
+            this.feedChar(this.pending.shift() as string);
+        }
+    }
+
+    private feedChar(ch: string): void {
+        const code = ch.codePointAt(0)!;
+        // Swallow escape sequences (arrow keys, bracketed-paste markers, focus
+        // events): the command line is plain text.
+        if (this.inputState === 'esc') {
+            this.inputState = ch === '[' ? 'csi' : ch === 'O' ? 'ss3' : 'normal';
+            return;
+        }
+        if (this.inputState === 'csi') {
+            if (code >= 0x40 && code <= 0x7e) {
+                this.inputState = 'normal';
+            }
+            return;
+        }
+        if (this.inputState === 'ss3') {
+            this.inputState = 'normal';
+            return;
+        }
+        if (this.prefix) {
+            // tmux prefix (Ctrl-B) then `d` = detach-client
+            this.prefix = false;
+            if (ch === 'd' && this.opts.onDetach) {
+                this.opts.onDetach();
+            }
+            return;
+        }
+        const wasCr = this.lastWasCr;
+        this.lastWasCr = ch === '\r';
+        if (ch === '\n' && wasCr) {
+            return;
+        }
+        switch (code) {
+            case 0x1b:
+                this.inputState = 'esc';
+                return;
+            case 0x02:
+                if (this.opts.mode === 'daemon') {
+                    this.prefix = true;
+                }
+                return;
+            case 0x0d:
+            case 0x0a: {
+                const cmd = this.line;
+                this.line = '';
+                this.write('\r\n');
+                this.enqueue(cmd, true);
+                return;
+            }
+            case 0x7f:
+            case 0x08:
+                if (this.line.length > 0) {
+                    this.line = Array.from(this.line).slice(0, -1).join('');
+                    this.write('\b \b');
+                }
+                return;
+            case 0x03:
+                this.line = '';
+                this.write('^C\r\n' + this.prompt());
+                return;
+            case 0x04:
+                if (this.line === '') {
+                    this.enqueue('exit 0', false);
+                }
+                return;
+            case 0x0c:
+                this.redraw();
+                return;
+            default:
+                if (code < 0x20) {
+                    return;
+                }
+                this.line += ch;
+                this.write(ch);
+        }
+    }
+
+    private enqueue(cmd: string, typed: boolean): void {
+        this.busy = true;
+        this.queue = this.queue.then(async () => {
+            if (this.ended) {
+                return;
+            }
+            if (!typed) {
+                // A cued command shows up as if typed, so transcripts read the same.
+                this.write(cmd + '\r\n');
+            }
+            this.interrupted = false;
+            try {
+                await this.run(cmd.trim());
+            } catch (e) {
+                this.println(`fake-sandy: ${(e as Error).message}`);
+            }
+            if (!this.ended) {
+                this.write(this.prompt() + this.line);
+            }
+        }).finally(() => {
+            this.busy = false;
+            this.pump();
+        });
+    }
+
+    private osc(seq: string): void {
+        // FAKE_SANDY_TMUX_FILTER=1 imitates sandy's inner tmux (fixture 110): raw
+        // OSC 9/99/777, titles and OSC 8 never reach the outer terminal; OSC 52
+        // and BEL do.
+        const filtered = this.opts.env.FAKE_SANDY_TMUX_FILTER === '1' && !seq.startsWith(`${ESC}]52;`);
+        if (!filtered) {
+            this.write(seq);
+        }
+    }
+
+    private async run(cmd: string): Promise<void> {
+        if (cmd === '') {
+            return;
+        }
+        const sp = cmd.indexOf(' ');
+        const verb = sp < 0 ? cmd : cmd.slice(0, sp);
+        const arg = sp < 0 ? '' : cmd.slice(sp + 1);
+        switch (verb) {
+            case 'help':
+                for (const l of HELP) {
+                    this.println(l);
+                }
+                return;
+            case 'osc9':
+                this.osc(`${ESC}]9;${arg}${BEL}`);
+                this.println('[osc9 sent]');
+                return;
+            case 'osc777': {
+                const i = arg.indexOf(';');
+                const title = i < 0 ? arg : arg.slice(0, i);
+                const body = i < 0 ? '' : arg.slice(i + 1);
+                this.osc(`${ESC}]777;notify;${title};${body}${BEL}`);
+                this.println('[osc777 sent]');
+                return;
+            }
+            case 'osc99':
+                this.osc(`${ESC}]99;;${arg}${ST}`);
+                this.println('[osc99 sent]');
+                return;
+            case 'osc52':
+                this.osc(`${ESC}]52;c;${Buffer.from(arg, 'utf8').toString('base64')}${BEL}`);
+                this.println('[osc52 sent]');
+                return;
+            case 'osc8': {
+                const j = arg.indexOf(' ');
+                const url = j < 0 ? arg : arg.slice(0, j);
+                const text = j < 0 ? url : arg.slice(j + 1);
+                if (this.opts.env.FAKE_SANDY_TMUX_FILTER === '1') {
+                    this.write(text);
+                } else {
+                    this.write(`${ESC}]8;;${url}${ST}${text}${ESC}]8;;${ST}`);
+                }
+                this.println();
+                return;
+            }
+            case 'title':
+                this.osc(`${ESC}]2;${arg}${BEL}`);
+                this.println('[title sent]');
+                return;
+            case 'bell':
+                this.write(BEL);
+                this.println('[bell sent]');
+                return;
+            case 'echo':
+                this.println(arg);
+                return;
+            case 'env': {
+                const keys = Object.keys(process.env).sort();
+                for (const k of keys) {
+                    this.println(`${k}=${process.env[k]}`);
+                }
+                return;
+            }
+            case 'flood':
+                await this.flood(parseInt(arg, 10));
+                return;
+            case 'size':
+                this.println(`${this.rows}\u00d7${this.cols}`);
+                return;
+            case 'clear':
+                this.redraw();
+                return;
+            case 'detach':
+                if (this.opts.onDetach) {
+                    this.opts.onDetach();
+                } else {
+                    this.println('fake-sandy: detach only works in a daemon session');
+                }
+                return;
+            case 'exit': {
+                const code = arg === '' ? 0 : parseInt(arg, 10);
+                this.ended = true;
+                this.opts.onExit(Number.isFinite(code) ? code & 0xff : 0);
+                return;
+            }
+            default:
+                this.println(`fake-sandy: unknown command: ${verb} (try 'help')`);
+        }
+    }
+
+    private async flood(n: number): Promise<void> {
+        if (!Number.isFinite(n) || n < 0) {
+            this.println('usage: flood <n>');
+            return;
+        }
+        const filler = 'the quick brown fox jumps over the lazy dog 0123456789';
+        const batch = 256;
+        for (let i = 1; i <= n && !this.ended && !this.interrupted; i += batch) {
+            let chunk = '';
+            for (let k = i; k < i + batch && k <= n; k++) {
+                chunk += `flood ${k}/${n} ${filler}\r\n`;
+            }
+            if (!this.write(chunk)) {
+                await this.sink.waitDrain();
+            }
+        }
+        this.println(this.interrupted ? `flood interrupted` : `flood done ${n}`);
+    }
+
+    isDrawn(): boolean {
+        return this.drawn;
+    }
+}
