@@ -37,14 +37,16 @@ run('npx', ['tsc', '-b', 'configs/tsconfig.all.json']);
 const bundle = path.join(app, 'lib', 'frontend', 'bundle.js');
 const sources = Math.max(...['sandy-ui-core', 'sandy-ui-backend', 'sandy-ui-ext'].map(p => newestMtime(path.join(root, 'packages', p, 'lib'))),
     fs.statSync(path.join(app, 'package.json')).mtimeMs);
-if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < sources || process.argv.includes('--rebuild')) {
+if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < sources || !fs.existsSync(path.join(app, 'plugins', 'vscode.git')) || process.argv.includes('--rebuild')) {
     run('npm', ['run', 'build', '-w', 'browser-app']);
 }
 const args = process.argv.slice(2).filter(a => a !== '--rebuild');
 const hasHost = args.some(a => a.startsWith('--hostname'));
 const hasPort = args.some(a => a.startsWith('--port'));
+// VS Code's built-in git/git-base (Source Control) are bundled into browser-app/plugins by the build.
+const env = { ...process.env, THEIA_DEFAULT_PLUGINS: process.env.THEIA_DEFAULT_PLUGINS || `local-dir:${path.join(app, 'plugins')}` };
 const child = spawn('npx', ['theia', 'start', ...(hasHost ? [] : ['--hostname', '127.0.0.1']), ...(hasPort ? [] : ['--port', '3000']), ...args],
-    { cwd: app, stdio: 'inherit' });
+    { cwd: app, stdio: 'inherit', env });
 for (const sig of ['SIGINT', 'SIGTERM']) {
     process.on(sig, () => child.kill(sig));
 }
