@@ -82,6 +82,8 @@ export interface SandyService extends RpcServer<SandyServiceClient> {
     /** This window shows (or stops showing) sandy state; the shared poller adapts its cadence. */
     setStateVisible(visible: boolean): Promise<void>;
     addProject(workspace: string): Promise<AddProjectOutcome>;
+    /** The folders this window has open: they surface as projects (not stored) until the window closes. */
+    setOpenFolders(folders: string[]): Promise<void>;
     removeProject(workspace: string): Promise<void>;
     launch(request: LaunchRequest): Promise<LaunchOutcome>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;

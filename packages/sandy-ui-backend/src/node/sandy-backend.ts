@@ -45,7 +45,8 @@ export class SandyBackend implements BackendApplicationContribution {
     readonly dataDir = process.env.SANDY_IDE_DATA_DIR || path.join(this.home, '.sandy-ide');
 
     protected readonly clients = new Set<SandyServiceClient>();
-    protected readonly visibleConnections = new Set<string>();
+    /** Folders open in each window (by connection): shown as projects while open. */
+    protected readonly openFolders = new Map<string, string[]>();
     protected config: SandyConfiguration = {};
     protected located: LocatedSandy | undefined;
     protected schema: SandySchema | undefined;
@@ -100,6 +101,22 @@ export class SandyBackend implements BackendApplicationContribution {
             this.clients.delete(client);
         }
         this.poller.removeViewer(connectionId);
+        if (this.openFolders.delete(connectionId)) {
+            void this.broadcastSnapshot();
+        }
+    }
+
+    async setOpenFolders(connectionId: string, folders: string[]): Promise<void> {
+        const canonical: string[] = [];
+        for (const folder of folders) {
+            try {
+                canonical.push(await checkWorkspace(folder, this.home));
+            } catch {
+                // $HOME, / or a vanished folder is never offered as a sandy workspace.
+            }
+        }
+        this.openFolders.set(connectionId, canonical);
+        void this.broadcastSnapshot();
     }
 
     setVisible(connectionId: string, visible: boolean): void {
@@ -187,7 +204,12 @@ export class SandyBackend implements BackendApplicationContribution {
     }
 
     async snapshot(): Promise<ProjectsSnapshot> {
-        const stored = await this.store.list();
+        const stored = [...await this.store.list()];
+        for (const folder of new Set([...this.openFolders.values()].flat())) {
+            if (!stored.some(p => p.workspace === folder)) {
+                stored.push({ workspace: folder, addedAt: 0 });
+            }
+        }
         const metadata: Record<string, ProjectMetadata> = {};
         for (const p of stored) {
             metadata[p.workspace] = { lastAgent: p.lastAgent, model: p.lastModel, lastLaunched: p.lastLaunchedAt ? new Date(p.lastLaunchedAt) : undefined };

@@ -55,6 +55,10 @@ export class SandyConnection implements SandyService {
         return this.backend.addProject(workspace);
     }
 
+    setOpenFolders(folders: string[]): Promise<void> {
+        return this.backend.setOpenFolders(this.id, folders);
+    }
+
     removeProject(workspace: string): Promise<void> {
         return this.backend.removeProject(workspace);
     }

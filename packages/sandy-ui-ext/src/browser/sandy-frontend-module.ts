@@ -2,13 +2,13 @@ import '../../src/browser/style/sandy.css';
 import '@xterm/xterm/css/xterm.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import {
-    bindViewContribution, createTreeContainer, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
+    bindViewContribution, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
     codicon
 } from '@theia/core/lib/browser';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { SandyService, SANDY_SERVICE_PATH } from '@sandy-ui/backend/lib/common';
-import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU, SANDY_PROJECTS_VIEW_ID } from './sandy-projects-widget';
+import { SandyProjectsWidget, SANDY_PROJECTS_VIEW_ID } from './sandy-projects-widget';
 import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyTerminalManager } from './sandy-terminal-manager';
@@ -46,12 +46,10 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
         }
     })).inSingletonScope();
 
+    bind(SandyProjectsWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({
         id: SANDY_PROJECTS_VIEW_ID,
-        createWidget: () => createTreeContainer(ctx.container, {
-            widget: SandyProjectsWidget,
-            props: { contextMenuPath: SANDY_PROJECTS_CONTEXT_MENU, multiSelect: false, search: true, globalSelection: false }
-        }).get(SandyProjectsWidget)
+        createWidget: () => ctx.container.get(SandyProjectsWidget)
     })).inSingletonScope();
 
     bind(WidgetFactory).toDynamicValue(ctx => ({

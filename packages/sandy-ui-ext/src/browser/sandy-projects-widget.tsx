@@ -1,25 +1,14 @@
 import * as React from '@theia/core/shared/react';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import {
-    CompositeTreeNode, ContextMenuRenderer, NodeProps, SelectableTreeNode, TreeModel, TreeNode, TreeProps, TreeWidget, codicon
-} from '@theia/core/lib/browser';
+import { ContextMenuRenderer, Message, ReactWidget, codicon } from '@theia/core/lib/browser';
 import { MenuPath } from '@theia/core';
 import type { DerivedProject } from '@sandy-ui/core';
+import { describeProjectState, projectDescription, projectTooltip } from '@sandy-ui/core/lib/common/project-labels';
 import { ProjectsSnapshot } from '@sandy-ui/backend/lib/common';
 import { SandyStateService } from './sandy-state-service';
-import { describeProjectState, projectDescription, projectTooltip } from '@sandy-ui/core/lib/common/project-labels';
 
 export const SANDY_PROJECTS_CONTEXT_MENU: MenuPath = ['sandy-projects-context-menu'];
 export const SANDY_PROJECTS_VIEW_ID = 'sandy-projects';
-
-export interface ProjectNode extends SelectableTreeNode {
-    project: DerivedProject;
-}
-export namespace ProjectNode {
-    export function is(node: unknown): node is ProjectNode {
-        return SelectableTreeNode.is(node as TreeNode) && 'project' in (node as object);
-    }
-}
 
 const STATE_ICONS: Record<string, string> = {
     fresh: 'circle-large-outline',
@@ -30,114 +19,168 @@ const STATE_ICONS: Record<string, string> = {
 };
 
 /**
- * The Projects tree: one node per project (added workspaces and sandy's sandboxes), with its state
- * icon, path, agent, model and last launch; click launches, the context menu holds the lifecycle.
+ * The Projects view: one row per project (added workspaces, open folders and sandy's sandboxes) with
+ * its state icon, path, agent, model and last launch. Click or Enter launches; the context menu
+ * (right click, Shift+F10, the Menu key) holds the lifecycle; arrow keys move the selection.
+ * A flat list needs no virtualisation, so this is an accessible `role=tree` list, not a TreeWidget.
  */
 @injectable()
-export class SandyProjectsWidget extends TreeWidget {
+export class SandyProjectsWidget extends ReactWidget {
     @inject(SandyStateService) protected readonly state: SandyStateService;
+    @inject(ContextMenuRenderer) protected readonly contextMenuRenderer: ContextMenuRenderer;
 
-    constructor(
-        @inject(TreeProps) props: TreeProps,
-        @inject(TreeModel) model: TreeModel,
-        @inject(ContextMenuRenderer) contextMenuRenderer: ContextMenuRenderer
-    ) {
-        super(props, model, contextMenuRenderer);
+    protected selectedKey: string | undefined;
+    protected readonly listRef = React.createRef<HTMLUListElement>();
+
+    @postConstruct()
+    protected init(): void {
         this.id = SANDY_PROJECTS_VIEW_ID;
         this.title.label = 'Projects';
         this.title.caption = 'Sandy Projects';
         this.title.iconClass = codicon('server-environment');
         this.title.closable = true;
         this.addClass('sandy-projects-widget');
+        this.node.tabIndex = 0;
+        this.toDispose.push(this.state.onDidChange(() => this.update()));
+        this.update();
     }
 
-    @postConstruct()
-    protected override init(): void {
-        super.init();
-        const root: CompositeTreeNode = { id: 'sandy-projects-root', name: 'Projects', parent: undefined, children: [], visible: false };
-        this.model.root = root;
-        this.toDispose.push(this.state.onDidChange(snapshot => this.refreshNodes(snapshot)));
-        if (this.state.snapshot) {
-            this.refreshNodes(this.state.snapshot);
-        }
+    protected override onActivateRequest(msg: Message): void {
+        super.onActivateRequest(msg);
+        const row = this.node.querySelector<HTMLElement>('.sandy-project-row[aria-selected="true"]') ?? this.node.querySelector<HTMLElement>('.sandy-project-row');
+        (row ?? this.node).focus();
     }
 
-    protected override onAfterShow(msg: import('@theia/core/lib/browser').Message): void {
+    protected override onAfterShow(msg: Message): void {
         super.onAfterShow(msg);
         this.state.setVisible(this.id, true);
     }
 
-    protected override onAfterHide(msg: import('@theia/core/lib/browser').Message): void {
+    protected override onAfterHide(msg: Message): void {
         super.onAfterHide(msg);
         this.state.setVisible(this.id, false);
     }
 
-    protected refreshNodes(snapshot: ProjectsSnapshot): void {
-        const root = this.model.root as CompositeTreeNode;
-        const selected = new Set(this.model.selectedNodes.map(n => n.id));
-        const children: ProjectNode[] = snapshot.projects.map(project => ({
-            id: `sandy-project:${project.key}`,
-            name: project.displayName,
-            parent: root,
-            selected: selected.has(`sandy-project:${project.key}`),
-            project
-        }));
-        root.children = children;
-        this.model.refresh(root);
-        this.update();
+    protected override onBeforeDetach(msg: Message): void {
+        this.state.setVisible(this.id, false);
+        super.onBeforeDetach(msg);
+    }
+
+    get projects(): DerivedProject[] {
+        return this.state.snapshot?.projects ?? [];
     }
 
     get selectedProject(): DerivedProject | undefined {
-        const node = this.model.selectedNodes.find(ProjectNode.is);
-        return node?.project;
+        return this.projects.find(p => p.key === this.selectedKey);
     }
 
-    protected override renderIcon(node: TreeNode, _props: NodeProps): React.ReactNode {
-        if (!ProjectNode.is(node)) {
-            return undefined;
-        }
-        const state = node.project.state;
-        return <div className={`${codicon(STATE_ICONS[state] ?? 'circle-outline')} sandy-state-icon sandy-state-${state}`}
-            title={describeProjectState(node.project)} aria-label={describeProjectState(node.project)} />;
-    }
-
-    protected override renderCaption(node: TreeNode, props: NodeProps): React.ReactNode {
-        if (!ProjectNode.is(node)) {
-            return super.renderCaption(node, props);
-        }
-        return <div className='sandy-project-caption' title={projectTooltip(node.project)} data-project-key={node.project.key}
-            data-state={node.project.state}>
-            <span className='sandy-project-name'>{node.name}</span>
-            <span className='sandy-project-description'>{projectDescription(node.project)}</span>
-        </div>;
-    }
-
-    protected override handleDblClickEvent(node: TreeNode | undefined, event: React.MouseEvent<HTMLElement>): void {
-        // Single click launches (spec); a double click must not launch twice.
-        event.stopPropagation();
-    }
-
-    protected override handleClickEvent(node: TreeNode | undefined, event: React.MouseEvent<HTMLElement>): void {
-        super.handleClickEvent(node, event);
-        if (ProjectNode.is(node) && !event.shiftKey && !event.ctrlKey && !event.metaKey) {
-            this.state.requestLaunch(node.project);
+    protected select(project: DerivedProject | undefined, focus = false): void {
+        this.selectedKey = project?.key;
+        this.update();
+        if (focus && project) {
+            requestAnimationFrame(() => this.node.querySelector<HTMLElement>(`[data-project-key="${CSS.escape(project.key)}"]`)?.focus());
         }
     }
 
-    protected override toContextMenuArgs(node: SelectableTreeNode): unknown[] | undefined {
-        return ProjectNode.is(node) ? [node.project] : undefined;
-    }
-
-    protected override renderTree(model: TreeModel): React.ReactNode {
+    protected render(): React.ReactNode {
         const snapshot = this.state.snapshot;
-        const empty = this.renderEmptyOrError(snapshot);
+        const empty = this.renderEmpty(snapshot);
         if (empty) {
             return empty;
         }
-        return super.renderTree(model);
+        return <div className='sandy-projects'>
+            {this.renderBanners(snapshot!)}
+            <ul className='sandy-project-list' role='tree' aria-label='Sandy projects' ref={this.listRef}>
+                {this.projects.map(p => this.renderProject(p))}
+            </ul>
+        </div>;
     }
 
-    protected renderEmptyOrError(snapshot: ProjectsSnapshot | undefined): React.ReactNode {
+    protected renderProject(p: DerivedProject): React.ReactNode {
+        const selected = p.key === this.selectedKey;
+        const stateText = describeProjectState(p);
+        return <li key={p.key}
+            className={`sandy-project-row${selected ? ' selected' : ''}`}
+            role='treeitem'
+            aria-selected={selected}
+            aria-label={`${p.displayName}, ${stateText}`}
+            tabIndex={selected || (!this.selectedKey && p === this.projects[0]) ? 0 : -1}
+            title={projectTooltip(p)}
+            data-project-key={p.key}
+            data-state={p.state}
+            onClick={e => this.onRowClick(p, e)}
+            onContextMenu={e => this.openContextMenu(p, e)}
+            onKeyDown={e => this.onRowKey(p, e)}>
+            <span className={`${codicon(STATE_ICONS[p.state] ?? 'circle-outline')} sandy-state-icon sandy-state-${p.state}`} aria-hidden='true' />
+            <span className='sandy-project-name'>{p.displayName}</span>
+            <span className='sandy-project-description'>{projectDescription(p)}</span>
+        </li>;
+    }
+
+    protected onRowClick(p: DerivedProject, e: React.MouseEvent): void {
+        this.select(p);
+        if (e.detail <= 1 && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+            // Single click launches (spec, MVP pillar 1); the second click of a double click does not launch again.
+            this.state.requestLaunch(p);
+        }
+    }
+
+    protected onRowKey(p: DerivedProject, e: React.KeyboardEvent<HTMLElement>): void {
+        const idx = this.projects.indexOf(p);
+        switch (e.key) {
+            case 'ArrowDown': this.select(this.projects[Math.min(idx + 1, this.projects.length - 1)], true); break;
+            case 'ArrowUp': this.select(this.projects[Math.max(idx - 1, 0)], true); break;
+            case 'Home': this.select(this.projects[0], true); break;
+            case 'End': this.select(this.projects[this.projects.length - 1], true); break;
+            case 'Enter':
+            case ' ':
+                this.select(p);
+                this.state.requestLaunch(p);
+                break;
+            case 'ContextMenu':
+                this.openContextMenu(p, e);
+                break;
+            case 'F10':
+                if (e.shiftKey) {
+                    this.openContextMenu(p, e);
+                    break;
+                }
+                return;
+            default:
+                return;
+        }
+        e.preventDefault();
+        e.stopPropagation();
+    }
+
+    protected openContextMenu(p: DerivedProject, e: React.MouseEvent | React.KeyboardEvent<HTMLElement>): void {
+        e.preventDefault();
+        e.stopPropagation();
+        this.select(p);
+        const target = e.currentTarget as HTMLElement;
+        const rect = target.getBoundingClientRect();
+        const anchor = 'clientX' in e && (e.clientX || e.clientY) ? { x: e.clientX, y: e.clientY } : { x: rect.left + 16, y: rect.bottom };
+        this.contextMenuRenderer.render({ menuPath: SANDY_PROJECTS_CONTEXT_MENU, anchor, args: [p], context: target });
+    }
+
+    protected renderBanners(snapshot: ProjectsSnapshot): React.ReactNode {
+        const banners: React.ReactNode[] = [];
+        if (snapshot.stateProblem) {
+            banners.push(<div key='state' role='alert' className='sandy-banner sandy-banner-error'>{snapshot.stateProblem.message} {snapshot.stateProblem.hint}</div>);
+        }
+        if (snapshot.dockerReachable === false) {
+            banners.push(<div key='docker' role='status' className='sandy-banner sandy-banner-warning sandy-docker-unreachable'>
+                Docker is not reachable. Start Docker (Docker Desktop, or <code>sudo systemctl start docker</code>) — sandy needs it to launch.
+            </div>);
+        }
+        const compat = snapshot.status.compat;
+        if (compat && compat.severity !== 'none') {
+            banners.push(<div key='compat' role='status' className={`sandy-banner sandy-banner-${compat.severity === 'error' ? 'error' : 'warning'}`}>{compat.message}</div>);
+        }
+        return banners;
+    }
+
+    protected renderEmpty(snapshot: ProjectsSnapshot | undefined): React.ReactNode {
         if (!snapshot) {
             return <div className='theia-widget-noInfo sandy-empty'>Looking for sandy…</div>;
         }
@@ -151,24 +194,12 @@ export class SandyProjectsWidget extends TreeWidget {
                 <p>or set <code>sandy.path</code> in Preferences, then press Refresh.</p>
             </div>;
         }
-        const banner: React.ReactNode[] = [];
-        if (snapshot.stateProblem) {
-            banner.push(<div key='state' className='sandy-banner sandy-banner-error'>{snapshot.stateProblem.message} {snapshot.stateProblem.hint}</div>);
-        }
-        if (snapshot.dockerReachable === false) {
-            banner.push(<div key='docker' className='sandy-banner sandy-banner-warning'>
-                Docker is not reachable. Start Docker (Docker Desktop, or <code>sudo systemctl start docker</code>) — sandy needs it to launch.
-            </div>);
-        }
         if (snapshot.projects.length === 0) {
-            return <div className='theia-widget-noInfo sandy-empty'>
-                {banner}
+            return <div className='sandy-projects sandy-empty'>
+                {this.renderBanners(snapshot)}
                 <p>No projects yet.</p>
                 <p>Use <strong>Add Project</strong> (the + above) to pick a project folder, then click it to launch sandy.</p>
             </div>;
-        }
-        if (banner.length) {
-            return <div className='sandy-projects-with-banner'>{banner}{super.renderTree(this.model)}</div>;
         }
         return undefined;
     }

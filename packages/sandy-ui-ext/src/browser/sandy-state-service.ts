@@ -4,6 +4,7 @@ import { FrontendApplicationContribution } from '@theia/core/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
 import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
 import { SandyPreferences } from './sandy-preferences';
+import { WorkspaceService } from '@theia/workspace/lib/browser';
 
 /** Receives the backend's events for this window (the backend fans out to every window). */
 @injectable()
@@ -32,6 +33,7 @@ export class SandyStateService implements FrontendApplicationContribution {
     @inject(CommandService) protected readonly commands: CommandService;
     @inject(SandyPreferences) protected readonly preferences: SandyPreferences;
     @inject(ILogger) protected readonly logger: ILogger;
+    @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
 
     protected current: ProjectsSnapshot | undefined;
     protected readonly visibleViews = new Set<string>();
@@ -58,6 +60,9 @@ export class SandyStateService implements FrontendApplicationContribution {
             });
             return this.configureBackend();
         });
+        // The folders open in this window surface as projects (spec: projects also come from recent folders).
+        this.workspaces.onWorkspaceChanged(roots => void this.service.setOpenFolders(roots.map(r => r.resource.path.fsPath())));
+        this.workspaces.roots.then(roots => this.service.setOpenFolders(roots.map(r => r.resource.path.fsPath())));
     }
 
     protected async configureBackend(): Promise<void> {
