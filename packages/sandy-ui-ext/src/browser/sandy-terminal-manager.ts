@@ -1,9 +1,12 @@
-import { inject, injectable } from '@theia/core/shared/inversify';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { Emitter, MessageService, generateUuid } from '@theia/core';
 import type { SessionInfo } from '@sandy-ui/core';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
+import { SandyPreferences } from './sandy-preferences';
+import { SandyServiceClientImpl } from './sandy-state-service';
 
 /**
  * Finds, opens and reveals sandy terminal tabs, and turns their OSC notifications into Theia
@@ -14,10 +17,19 @@ export class SandyTerminalManager {
     @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
     @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyService) protected readonly service: SandyService;
+    @inject(SandyPreferences) protected readonly preferences: SandyPreferences;
+    @inject(SandyServiceClientImpl) protected readonly client: SandyServiceClientImpl;
 
     protected readonly onDidChangeWidgetsEmitter = new Emitter<void>();
     readonly onDidChangeWidgets = this.onDidChangeWidgetsEmitter.event;
     protected readonly wired = new WeakSet<SandyTerminalWidget>();
+
+    @postConstruct()
+    protected init(): void {
+        // Status changes made elsewhere (Stop from another window, the tree, the status bar) reach the tab.
+        this.client.onSession(session => this.findBySession(session.id)?.updateSession(session));
+    }
 
     get widgets(): SandyTerminalWidget[] {
         return this.widgetManager.getWidgets(SANDY_TERMINAL_WIDGET_FACTORY_ID) as SandyTerminalWidget[];
@@ -76,6 +88,9 @@ export class SandyTerminalManager {
         }
         this.wired.add(widget);
         widget.onDidNotify(async n => {
+            if (this.preferences['sandy.notifications'] === false) {
+                return;
+            }
             const where = workspaceLabel(widget.workspace);
             const text = n.title ? `${n.title}: ${n.body}` : n.body;
             const action = await this.messages.info(`sandy (${where}): ${text}`, 'Show');
@@ -84,8 +99,33 @@ export class SandyTerminalManager {
             }
         });
         widget.onDidChangeSession(() => this.onDidChangeWidgetsEmitter.fire());
-        widget.disposed.connect(() => this.onDidChangeWidgetsEmitter.fire());
+        widget.disposed.connect(() => {
+            this.onDidChangeWidgetsEmitter.fire();
+            void this.afterClose(widget);
+        });
         this.onDidChangeWidgetsEmitter.fire();
+    }
+
+    /** A closed tab only detaches: say so, and offer the way back (or out). */
+    protected async afterClose(widget: SandyTerminalWidget): Promise<void> {
+        const session = widget.sessionInfo;
+        if (!session) {
+            return;
+        }
+        if (session.status === 'exited') {
+            await this.service.forgetSession(session.id);
+            return;
+        }
+        const where = workspaceLabel(session.workspace);
+        const action = await this.messages.info(`sandy (${where}) keeps running in the background.`, 'Reattach', 'Stop');
+        if (action === 'Reattach') {
+            const live = (await this.service.getSessions()).find(s => s.id === session.id && s.status !== 'exited');
+            if (live) {
+                await this.attach(live);
+            }
+        } else if (action === 'Stop') {
+            await this.service.stop(session.id);
+        }
     }
 
     /** Detach: close the tab, keep the process (spec, MVP pillar 2). */
