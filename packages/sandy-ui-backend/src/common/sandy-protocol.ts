@@ -1,5 +1,5 @@
 import type { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import type { SessionInfo, DerivedProject, CompatVerdictDescription } from '@sandy-ui/core';
+import type { SessionInfo, DerivedProject, CompatVerdictDescription, ApprovalRequest } from '@sandy-ui/core';
 
 /** JSON-RPC path of the sandy service (one proxy per window). */
 export const SANDY_SERVICE_PATH = '/services/sandy';
@@ -46,12 +46,21 @@ export interface LaunchRequest {
     rows: number;
     /** Extra sandy arguments (e.g. `--new`); never an introspection flag. */
     args?: string[];
+    /**
+     * The user approved the privileged lines shown with this token (the approval-set hash). The files
+     * are re-read right before the spawn; a different set is shown again instead of being launched.
+     */
+    approvalToken?: string;
+    /** The user chose "Launch anyway" for a sandbox compat warning. */
+    acceptCompatWarning?: boolean;
 }
 
 export type LaunchOutcome =
     | { kind: 'launched'; session: SessionInfo; warnings: string[] }
     | { kind: 'already-running'; session: SessionInfo }
-    | { kind: 'refused'; problem: SandyProblem };
+    | { kind: 'refused'; problem: SandyProblem }
+    /** Pre-flight needs the user: pending privileged keys, a refusal, or a compat warning. Nothing was started. */
+    | { kind: 'needs-approval'; request: ApprovalRequest };
 
 export interface AddProjectOutcome {
     workspace: string;
@@ -86,6 +95,14 @@ export interface SandyService extends RpcServer<SandyServiceClient> {
     setOpenFolders(folders: string[]): Promise<void>;
     removeProject(workspace: string): Promise<void>;
     launch(request: LaunchRequest): Promise<LaunchOutcome>;
+    /** What the pre-flight view would show for a launch now (undefined: nothing to approve). */
+    preflight(workspace: string): Promise<ApprovalRequest | undefined>;
+    /** The raw line of a masked secret in the approval view; undefined if the files changed since `token`. */
+    revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined>;
+    /** Delete sandy's approval file for the workspace (and our value record): the next launch asks again. */
+    revokeApproval(workspace: string): Promise<boolean>;
+    /** `sandy --reset-sandbox --keep-approvals --yes` for a sandbox below the compat floor. */
+    rebuildSandbox(workspace: string): Promise<RunOutcome>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;
     resize(sessionId: string, cols: number, rows: number): Promise<void>;
     /** Forget an exited session (its tab was closed). */

@@ -6,8 +6,11 @@ import { ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import {
     SandyError, isSandyError, SessionInfo, SandyState, SandySchema, deriveProjects, evaluateCompat, describeVerdict, parseConfigFile, getEffectiveValues,
-    ProjectMetadata
+    ProjectMetadata, ApprovalRequest, BUNDLED_FALLBACK_SCHEMA, buildApprovalRequest, diffApproval, envSetKeysFrom, PreflightReport
 } from '@sandy-ui/core';
+import { runPreflight, valueHashesFor, workspaceHash16 } from '@sandy-ui/core/lib/node/preflight';
+import { ApprovalMemory } from '@sandy-ui/core/lib/node/approval-memory';
+import { sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
 import { PtySupervisor } from '@sandy-ui/core/lib/node/pty-supervisor';
 import { StatePoller } from '@sandy-ui/core/lib/node/state-poller';
 import { ProjectsStore } from '@sandy-ui/core/lib/node/projects-store';
@@ -58,6 +61,7 @@ export class SandyBackend implements BackendApplicationContribution {
 
     readonly supervisor = new PtySupervisor(nodePtySpawn);
     readonly store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
+    readonly approvalMemory = new ApprovalMemory(this.dataDir);
     readonly poller = new StatePoller<SandyState>(() => this.fetchState(), {
         visibleIntervalMs: Number(process.env.SANDY_IDE_POLL_MS) || 5000,
         hiddenIntervalMs: 60_000
@@ -334,16 +338,29 @@ export class SandyBackend implements BackendApplicationContribution {
         } catch (e) {
             this.logger.warn(`sandy: lock sweep failed for ${workspace}: ${toProblem(e).message}`);
         }
+        // Pre-flight right before the spawn, from the files as they are now: what the user approved must
+        // be exactly what sandy will load (the token is the launcher's approval-set hash).
+        const { report, request: approval } = await this.analyze(workspace);
+        let autoApprove = false;
+        if (approval) {
+            const approvedThis = approval.kind === 'approve' && !!request.approvalToken && request.approvalToken === approval.token;
+            const compatAccepted = approval.kind === 'compat' && request.acceptCompatWarning;
+            if (!approvedThis && !compatAccepted) {
+                return { kind: 'needs-approval', request: approval };
+            }
+            autoApprove = approvedThis;
+        }
         warnings.push(...await this.validateWarnings(workspace));
         const launchConfig = this.effectiveConfig(workspace);
         let session: SessionInfo;
         try {
-            // No SANDY_AUTO_APPROVE_PRIVILEGED here: a pending approval is answered by the user at sandy's own prompt.
+            // SANDY_AUTO_APPROVE_PRIVILEGED only for this one spawn, only after the user approved these exact lines.
             session = this.supervisor.launch({
                 sandyPath: this.located.path,
                 args,
                 workspace,
-                env: { ...this.baseEnv(), TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+                env: { ...this.baseEnv(autoApprove ? { SANDY_AUTO_APPROVE_PRIVILEGED: '1' } : undefined), TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+                autoApproved: autoApprove,
                 cols: request.cols,
                 rows: request.rows,
                 agent: launchConfig.agent
@@ -352,8 +369,101 @@ export class SandyBackend implements BackendApplicationContribution {
             return { kind: 'refused', problem: toProblem(e) };
         }
         await this.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
+        if (autoApprove) {
+            // sandy records key names only; remember value hashes so the next view can say which value changed.
+            await this.approvalMemory.record(workspaceHash16(workspace), valueHashesFor(report.pendingPrivileged))
+                .catch(e => this.logger.warn(`sandy: could not record approved values: ${toProblem(e).message}`));
+        }
         void this.poller.pollNow();
         return { kind: 'launched', session, warnings };
+    }
+
+    // ---- pre-flight -------------------------------------------------------------------------
+
+    /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
+    protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined }> {
+        const schema = this.schema ?? BUNDLED_FALLBACK_SCHEMA;
+        const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
+        const launchEnv = this.baseEnv();
+        const sandbox = this.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
+        const schemaInput = {
+            privilegedKeys: schema.config.privileged_keys.map(k => k.name),
+            passiveKeys: schema.config.passive_keys.map(k => k.name),
+            envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
+            keys
+        };
+        const report = await runPreflight({
+            workspacePath: workspace,
+            canonical: true,
+            sandyHome: launchEnv.SANDY_HOME || this.sandyHome,
+            schema: schemaInput,
+            envSetKeys: envSetKeysFrom(launchEnv, schemaInput),
+            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
+            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
+        });
+        const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
+        let approvalText: string | undefined;
+        try {
+            approvalText = await fs.promises.readFile(report.approvalFilePath, 'utf8');
+        } catch {
+            approvalText = undefined;
+        }
+        const diff = diffApproval(approvalText, report.pendingPrivileged, {
+            currentSetHash: report.approvalSetHash,
+            approvedValueHashes: remembered,
+            currentValueHashes: valueHashesFor(report.pendingPrivileged)
+        });
+        const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
+        return { report, request: buildApprovalRequest(report, diff, descriptions) };
+    }
+
+    async preflight(workspace: string): Promise<ApprovalRequest | undefined> {
+        const canonical = await checkWorkspace(workspace, this.home);
+        return (await this.analyze(canonical)).request;
+    }
+
+    async revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
+        const canonical = await checkWorkspace(workspace, this.home);
+        const { report } = await this.analyze(canonical);
+        if (report.approvalSetHash !== token) {
+            return undefined;
+        }
+        return report.pendingPrivileged.find(p => p.key === key && p.line === line)?.rawLine;
+    }
+
+    async revokeApproval(workspace: string): Promise<boolean> {
+        const canonical = await checkWorkspace(workspace, this.home);
+        const { report } = await this.analyze(canonical);
+        await this.approvalMemory.forget(workspaceHash16(canonical)).catch(() => undefined);
+        try {
+            await fs.promises.unlink(report.approvalFilePath);
+            void this.poller.pollNow();
+            return true;
+        } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    async rebuildSandbox(workspace: string): Promise<RunOutcome> {
+        const canonical = await checkWorkspace(workspace, this.home);
+        return this.runMaintenance(['--reset-sandbox', '--workspace', canonical, '--keep-approvals', '--yes'], canonical);
+    }
+
+    protected async runMaintenance(args: string[], workspace: string): Promise<RunOutcome> {
+        await this.ensureLocated();
+        if (!this.located) {
+            return { ok: false, stdout: '', stderr: this.status.problem?.message ?? 'sandy was not found.' };
+        }
+        if (this.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
+            return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
+        }
+        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, envOptions: this.envOptions() });
+        const result = await runner.run(args, { timeoutMs: 120_000, cwd: workspace });
+        void this.poller.pollNow();
+        return { ok: result.exitCode === 0, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     }
 
     /** Agent and model as sandy will resolve them: env > workspace > home > default (CONTRACT §3.1). */
@@ -396,16 +506,11 @@ export class SandyBackend implements BackendApplicationContribution {
     }
 
     async removeSandbox(workspace: string): Promise<RunOutcome> {
-        await this.ensureLocated();
-        if (!this.located) {
-            return { ok: false, stdout: '', stderr: this.status.problem?.message ?? 'sandy was not found.' };
+        const result = await this.runMaintenance(['--remove-sandbox', '--workspace', workspace, '--yes'], workspace);
+        if (result.ok) {
+            // sandy deletes its approval file with the sandbox; our value record goes too.
+            await this.approvalMemory.forget(workspaceHash16(workspace)).catch(() => undefined);
         }
-        if (this.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
-            return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
-        }
-        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, envOptions: this.envOptions() });
-        const result = await runner.run(['--remove-sandbox', '--workspace', workspace, '--yes'], { timeoutMs: 120_000, cwd: workspace });
-        void this.poller.pollNow();
-        return { ok: result.exitCode === 0, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+        return result;
     }
 }

@@ -1,5 +1,5 @@
 import { generateUuid } from '@theia/core';
-import type { SessionInfo } from '@sandy-ui/core';
+import type { ApprovalRequest, SessionInfo } from '@sandy-ui/core';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyService, SandyServiceClient, SandyStatus
 } from '../common/sandy-protocol';
@@ -65,6 +65,22 @@ export class SandyConnection implements SandyService {
 
     launch(request: LaunchRequest): Promise<LaunchOutcome> {
         return this.backend.launch(request);
+    }
+
+    preflight(workspace: string): Promise<ApprovalRequest | undefined> {
+        return this.backend.preflight(workspace);
+    }
+
+    revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
+        return this.backend.revealApprovalLine(workspace, token, key, line);
+    }
+
+    revokeApproval(workspace: string): Promise<boolean> {
+        return this.backend.revokeApproval(workspace);
+    }
+
+    rebuildSandbox(workspace: string): Promise<RunOutcome> {
+        return this.backend.rebuildSandbox(workspace);
     }
 
     stop(sessionId: string): Promise<SessionInfo | undefined> {

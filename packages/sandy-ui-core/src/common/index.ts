@@ -21,3 +21,4 @@ export * from './output-batcher';
 export * from './config-file';
 export * from './preflight';
 export * from './approval-diff';
+export * from './approval-model';

@@ -1,5 +1,6 @@
 import '../../src/browser/style/sandy.css';
 import '@xterm/xterm/css/xterm.css';
+import '@sandy-ui/core/css/approval.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import {
     bindViewContribution, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
@@ -17,6 +18,7 @@ import { SandyStatusBar } from './sandy-status-bar';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
 import { bindSandyPreferences } from './sandy-preferences';
+import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
 import { bindSandyBranding } from './branding/sandy-branding';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
@@ -42,6 +44,17 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
             widget.setOptions(options);
             // Tabs restored after a reload are created here too: the manager must hear their notifications.
             ctx.container.get(SandyTerminalManager).wire(widget);
+            return widget;
+        }
+    })).inSingletonScope();
+
+    bind(SandyApprovalService).toSelf().inSingletonScope();
+    bind(SandyApprovalWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_APPROVAL_WIDGET_FACTORY_ID,
+        createWidget: (options: { workspace: string }) => {
+            const widget = ctx.container.createChild().get(SandyApprovalWidget);
+            widget.setWorkspace(options.workspace);
             return widget;
         }
     })).inSingletonScope();

@@ -4,7 +4,7 @@ import { Emitter, MessageService, generateUuid } from '@theia/core';
 import type { SessionInfo } from '@sandy-ui/core';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
 import { SandyService } from '@sandy-ui/backend/lib/common';
-import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
+import { SandyTerminalLaunchClearance, SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';
 import { SandyServiceClientImpl } from './sandy-state-service';
 
@@ -45,16 +45,21 @@ export class SandyTerminalManager {
     }
 
     /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */
-    async openForWorkspace(workspace: string): Promise<SandyTerminalWidget> {
+    async openForWorkspace(workspace: string, clearance?: SandyTerminalLaunchClearance): Promise<SandyTerminalWidget> {
         const existing = this.findByWorkspace(workspace);
         if (existing) {
             await this.reveal(existing);
-            if (existing.sessionInfo?.status === 'exited') {
+            if (existing.sessionInfo?.status === 'exited' || !existing.sessionInfo) {
+                existing.setClearance(clearance);
                 await existing.relaunch();
             }
             return existing;
         }
-        return this.open({ workspace, instance: generateUuid() });
+        const widget = await this.widgetManager.getOrCreateWidget<SandyTerminalWidget>(SANDY_TERMINAL_WIDGET_FACTORY_ID, { workspace, instance: generateUuid() });
+        widget.setClearance(clearance);
+        this.wire(widget);
+        await this.reveal(widget);
+        return widget;
     }
 
     /** Open (or reveal) a tab attached to a running session. */

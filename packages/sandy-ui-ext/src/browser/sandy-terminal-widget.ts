@@ -10,6 +10,7 @@ import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/back
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
 import { describeExit, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { SandyApprovalService } from './sandy-approval';
 
 export const SANDY_TERMINAL_WIDGET_FACTORY_ID = 'sandy-terminal';
 
@@ -20,6 +21,12 @@ export interface SandyTerminalWidgetOptions {
     sessionId?: string;
     /** Distinguishes several tabs of one workspace over time. */
     instance: string;
+}
+
+/** One-shot launch clearance from pre-flight; never stored, never reused by a relaunch. */
+export interface SandyTerminalLaunchClearance {
+    approvalToken?: string;
+    acceptCompatWarning?: boolean;
 }
 
 interface StoredState {
@@ -41,6 +48,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyLinkOpener) protected readonly linkOpener: SandyLinkOpener;
     @inject(SandyTerminalTheme) protected readonly themeService: SandyTerminalTheme;
     @inject(ILogger) protected readonly logger: ILogger;
+    @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
 
     protected options: SandyTerminalWidgetOptions;
     protected view: SandyTerminalView | undefined;
@@ -51,6 +59,12 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     protected session: SessionInfo | undefined;
     protected launching = false;
     protected unread = false;
+    protected clearance: SandyTerminalLaunchClearance | undefined;
+
+    /** Pre-flight was settled before the tab opened: the first launch carries this, relaunches do not. */
+    setClearance(clearance: SandyTerminalLaunchClearance | undefined): void {
+        this.clearance = clearance;
+    }
 
     protected readonly onDidNotifyEmitter = new Emitter<TerminalNotification>();
     readonly onDidNotify = this.onDidNotifyEmitter.event;
@@ -164,7 +178,20 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.showBanner(undefined);
         try {
             const size = view.measure();
-            const outcome = await this.service.launch({ workspace: this.options.workspace, cols: size.cols, rows: size.rows });
+            let clearance = this.clearance;
+            this.clearance = undefined;
+            let outcome = await this.service.launch({ workspace: this.options.workspace, cols: size.cols, rows: size.rows, ...clearance });
+            while (outcome.kind === 'needs-approval') {
+                // The files changed since the user approved, or nothing was approved yet: ask (again).
+                clearance = await this.approvals.clearForLaunch(this.options.workspace, outcome.request);
+                if (!clearance) {
+                    view.writeExitBanner('Not launched: pre-flight approval was not given.');
+                    this.showBanner('Not launched: pre-flight approval was not given.', true);
+                    return;
+                }
+                const again = view.measure();
+                outcome = await this.service.launch({ workspace: this.options.workspace, cols: again.cols, rows: again.rows, ...clearance });
+            }
             if (outcome.kind === 'refused') {
                 view.writeExitBanner(`Not launched: ${outcome.problem.message}`);
                 this.showBanner(`${outcome.problem.message} ${outcome.problem.hint}`, true);

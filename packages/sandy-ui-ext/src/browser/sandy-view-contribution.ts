@@ -16,6 +16,7 @@ import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU } from './sandy-projec
 import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyTerminalWidget } from './sandy-terminal-widget';
+import { SandyApprovalService } from './sandy-approval';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -31,6 +32,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
     @inject(ILogger) protected readonly logger: ILogger;
+    @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
 
     constructor() {
         super({
@@ -78,6 +80,10 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             execute: (p?: DerivedProject) => this.withProject(p, project => this.removeSandbox(project)),
             isEnabled: (p?: DerivedProject) => !p || (!!p.sandboxName && p.state !== 'running')
         });
+        registry.registerCommand(SandyCommands.REVOKE_APPROVAL, {
+            execute: (p?: DerivedProject) => this.withProject(p, project => this.revokeApproval(project)),
+            isEnabled: (p?: DerivedProject) => !p || !!p.workspacePath
+        });
         registry.registerCommand(SandyCommands.REMOVE_PROJECT, {
             execute: (p?: DerivedProject) => this.withProject(p, async project => {
                 if (project.workspacePath) {
@@ -99,6 +105,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.REATTACH.id, label: 'Reattach', order: 'd' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.REVEAL_SANDBOX.id, label: 'Reveal Sandbox Folder', order: 'a' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.COPY_WORKSPACE_PATH.id, label: 'Copy Workspace Path', order: 'b' });
+        menus.registerMenuAction(danger, { commandId: SandyCommands.REVOKE_APPROVAL.id, label: 'Revoke Approval', order: '0' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_SANDBOX.id, label: 'Remove Sandbox…', order: 'a' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_PROJECT.id, label: 'Remove from Projects', order: 'b' });
     }
@@ -181,7 +188,18 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             await this.terminals.attach(live);
             return;
         }
-        await this.terminals.openForWorkspace(workspace);
+        // Pre-flight before any tab or process exists: Reject starts nothing (spec, MVP pillar 3).
+        let clearance;
+        try {
+            clearance = await this.approvals.clearForLaunch(workspace);
+        } catch (e) {
+            this.messages.error(`Sandy: pre-flight failed: ${e instanceof Error ? e.message : String(e)}`);
+            return;
+        }
+        if (!clearance) {
+            return;
+        }
+        await this.terminals.openForWorkspace(workspace, clearance);
     }
 
     async stop(arg?: DerivedProject | SessionInfo): Promise<void> {
@@ -272,6 +290,17 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         } else if (action === 'Open in New Window') {
             this.workspaces.open(new URI().withScheme('file').withPath(project.sandboxPath), { preserveWindow: false });
         }
+    }
+
+    protected async revokeApproval(project: DerivedProject): Promise<void> {
+        if (!project.workspacePath) {
+            return;
+        }
+        const removed = await this.service.revokeApproval(project.workspacePath);
+        this.messages.info(removed
+            ? `Sandy: approval for ${project.displayName} revoked — the next launch asks again.`
+            : `Sandy: ${project.displayName} had no recorded approval.`);
+        await this.state.refresh();
     }
 
     protected async removeSandbox(project: DerivedProject): Promise<void> {

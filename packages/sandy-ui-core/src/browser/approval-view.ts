@@ -1,0 +1,224 @@
+import type { ApprovalDecision, ApprovalLine, ApprovalRequest } from '../common/approval-model';
+
+/** What the approval view asks of its host (the Theia widget or the VS Code webview bridge). */
+export interface ApprovalViewHost {
+    decide(decision: ApprovalDecision): void;
+    /** The raw line of a masked secret, fetched only when the user asks. */
+    reveal(line: ApprovalLine): Promise<string | undefined>;
+    openFile?(filePath: string, line?: number): void;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+    const node = doc.createElement(tag);
+    if (className) {
+        node.className = className;
+    }
+    if (text !== undefined) {
+        // textContent, never innerHTML: the content is user files, shown verbatim (spec, MVP pillar 3).
+        node.textContent = text;
+    }
+    return node;
+}
+
+const CHANGE_LABELS: Record<ApprovalLine['change'], string> = {
+    added: 'new',
+    changed: 'value changed',
+    unchanged: 'approved before',
+    unverified: 'approved before (value not checked)'
+};
+
+/**
+ * The pre-flight approval view, one implementation for every host. Every privileged line is shown
+ * verbatim in a `<pre>` with `white-space: pre` via `textContent`: `<script>`, `&`, quotes, leading
+ * spaces, tabs, unicode and long lines appear exactly as in the file, scrolled, never wrapped or cut.
+ */
+export class ApprovalView {
+    protected request: ApprovalRequest | undefined;
+    protected readonly doc: Document;
+
+    constructor(readonly container: HTMLElement, protected readonly host: ApprovalViewHost) {
+        this.doc = container.ownerDocument;
+        container.classList.add('sandy-approval');
+    }
+
+    render(request: ApprovalRequest): void {
+        this.request = request;
+        const doc = this.doc;
+        this.container.textContent = '';
+        const header = el(doc, 'div', 'sandy-approval-header');
+        const title = el(doc, 'h2', 'sandy-approval-title', request.kind === 'refuse'
+            ? 'sandy will not launch with this configuration'
+            : request.kind === 'compat' ? 'This sandbox needs attention before launch' : 'Approve privileged settings for this workspace?');
+        header.appendChild(title);
+        header.appendChild(el(doc, 'p', 'sandy-approval-workspace', request.workspace));
+        this.container.appendChild(header);
+
+        if (request.refusals.length) {
+            const section = el(doc, 'section', 'sandy-approval-refusals');
+            section.setAttribute('role', 'alert');
+            for (const r of request.refusals) {
+                const item = el(doc, 'div', 'sandy-approval-refusal');
+                item.appendChild(el(doc, 'p', 'sandy-approval-refusal-message', r.message));
+                item.appendChild(el(doc, 'p', 'sandy-approval-remediation', r.remediation));
+                if (r.filePath) {
+                    item.appendChild(this.fileLink(r.filePath, r.line));
+                }
+                section.appendChild(item);
+            }
+            this.container.appendChild(section);
+        }
+
+        if (request.compat) {
+            const section = el(doc, 'section', 'sandy-approval-compat');
+            section.appendChild(el(doc, 'p', undefined, request.compat.message));
+            if (request.compat.remediation) {
+                section.appendChild(el(doc, 'p', 'sandy-approval-remediation', request.compat.remediation));
+            }
+            this.container.appendChild(section);
+        }
+
+        if (request.lines.length) {
+            const intro = el(doc, 'p', 'sandy-approval-intro',
+                'The workspace configuration sets privileged keys. sandy only applies them when you approve; '
+                + 'approving launches sandy once with these exact lines. Review them as they are in the files:');
+            this.container.appendChild(intro);
+            const byFile = new Map<string, ApprovalLine[]>();
+            for (const line of request.lines) {
+                byFile.set(line.filePath, [...byFile.get(line.filePath) ?? [], line]);
+            }
+            for (const [filePath, lines] of byFile) {
+                const section = el(doc, 'section', 'sandy-approval-file');
+                const heading = el(doc, 'h3', 'sandy-approval-file-name');
+                heading.appendChild(this.fileLink(filePath));
+                section.appendChild(heading);
+                for (const line of lines) {
+                    section.appendChild(this.renderLine(line));
+                }
+                this.container.appendChild(section);
+            }
+        }
+
+        if (request.hasPreviousApproval || request.removedKeys.length) {
+            const changes = el(doc, 'section', 'sandy-approval-changes');
+            changes.appendChild(el(doc, 'h3', undefined, 'Since your last approval'));
+            const list = el(doc, 'ul');
+            const added = request.lines.filter(l => l.change === 'added').map(l => l.key);
+            const changed = request.lines.filter(l => l.change === 'changed').map(l => l.key);
+            if (added.length) {
+                list.appendChild(el(doc, 'li', 'sandy-approval-added', `Added: ${[...new Set(added)].join(', ')}`));
+            }
+            if (changed.length) {
+                list.appendChild(el(doc, 'li', 'sandy-approval-changed', `Value changed: ${[...new Set(changed)].join(', ')}`));
+            }
+            if (request.removedKeys.length) {
+                list.appendChild(el(doc, 'li', 'sandy-approval-removed', `Removed: ${request.removedKeys.join(', ')}`));
+            }
+            if (!list.childElementCount) {
+                list.appendChild(el(doc, 'li', undefined, 'The same keys as before; a value may have changed (sandy records key names only).'));
+            }
+            changes.appendChild(list);
+            this.container.appendChild(changes);
+        }
+
+        if (request.notes.length) {
+            const notes = el(doc, 'section', 'sandy-approval-notes');
+            for (const note of request.notes) {
+                notes.appendChild(el(doc, 'p', undefined, note));
+            }
+            this.container.appendChild(notes);
+        }
+
+        this.container.appendChild(this.renderButtons(request));
+        (this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button.primary')
+            ?? this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button'))?.focus();
+    }
+
+    protected renderLine(line: ApprovalLine): HTMLElement {
+        const doc = this.doc;
+        const row = el(doc, 'div', `sandy-approval-line sandy-approval-line-${line.change}`);
+        row.dataset.key = line.key;
+        const meta = el(doc, 'div', 'sandy-approval-line-meta');
+        meta.appendChild(el(doc, 'span', 'sandy-approval-key', line.key));
+        meta.appendChild(el(doc, 'span', 'sandy-approval-location', `${line.source === 'secrets' ? '.sandy/.secrets' : '.sandy/config'} line ${line.line}`));
+        meta.appendChild(el(doc, 'span', 'sandy-approval-change', CHANGE_LABELS[line.change]));
+        if (line.reason === 'weakening-value') {
+            meta.appendChild(el(doc, 'span', 'sandy-approval-reason', 'weakens isolation'));
+        }
+        row.appendChild(meta);
+        const pre = el(doc, 'pre', 'sandy-approval-pre', line.text);
+        pre.tabIndex = 0;
+        pre.setAttribute('aria-label', `${line.key} line from ${line.filePath}`);
+        row.appendChild(pre);
+        if (line.masked) {
+            const reveal = el(doc, 'button', 'sandy-approval-reveal', 'Reveal');
+            reveal.type = 'button';
+            reveal.setAttribute('aria-pressed', 'false');
+            reveal.setAttribute('aria-label', `Reveal the value of ${line.key}`);
+            let shown = false;
+            reveal.onclick = async () => {
+                if (shown) {
+                    pre.textContent = line.text;
+                    shown = false;
+                } else {
+                    const raw = await this.host.reveal(line);
+                    if (raw === undefined) {
+                        return;
+                    }
+                    pre.textContent = raw;
+                    shown = true;
+                }
+                reveal.textContent = shown ? 'Hide' : 'Reveal';
+                reveal.setAttribute('aria-pressed', String(shown));
+            };
+            row.appendChild(reveal);
+        }
+        if (line.description) {
+            row.appendChild(el(doc, 'p', 'sandy-approval-description', line.description));
+        }
+        return row;
+    }
+
+    protected fileLink(filePath: string, line?: number): HTMLElement {
+        const doc = this.doc;
+        const text = line ? `${filePath}:${line}` : filePath;
+        if (!this.host.openFile) {
+            return el(doc, 'span', 'sandy-approval-path', text);
+        }
+        const a = el(doc, 'a', 'sandy-approval-path', text);
+        a.href = '#';
+        a.onclick = e => {
+            e.preventDefault();
+            this.host.openFile?.(filePath, line);
+        };
+        return a;
+    }
+
+    protected renderButtons(request: ApprovalRequest): HTMLElement {
+        const doc = this.doc;
+        const bar = el(doc, 'div', 'sandy-approval-actions');
+        const button = (label: string, decision: ApprovalDecision, primary = false) => {
+            const b = el(doc, 'button', `theia-button sandy-approval-${decision}${primary ? ' primary main' : ' secondary'}`, label);
+            b.type = 'button';
+            b.dataset.decision = decision;
+            b.onclick = () => this.host.decide(decision);
+            bar.appendChild(b);
+        };
+        if (request.kind === 'refuse') {
+            button('Open Settings', 'open-settings', true);
+            button('Close', 'reject');
+        } else if (request.kind === 'approve') {
+            button('Approve', 'approve', true);
+            button('Reject', 'reject');
+            if (request.compat) {
+                button('Rebuild sandbox', 'rebuild');
+            }
+        } else {
+            button('Rebuild sandbox', 'rebuild', true);
+            if (!request.compat?.refuses) {
+                button('Launch anyway', 'launch-anyway');
+            }
+            button('Cancel', 'reject');
+        }
+        return bar;
+    }
+}

@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { JSDOM } from 'jsdom';
+import { ApprovalView } from '../../browser/approval-view';
+import { ApprovalDecision, ApprovalRequest, buildApprovalRequest, maskApprovalLine } from '../../common/approval-model';
+import { diffApproval } from '../../common/approval-diff';
+import { runPreflight } from '../preflight';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/schema-cache';
+import { fixturesRoot } from './sandy-fixtures';
+
+const schema = BUNDLED_FALLBACK_SCHEMA;
+const schemaInput = {
+    privilegedKeys: schema.config.privileged_keys.map(k => k.name),
+    passiveKeys: schema.config.passive_keys.map(k => k.name),
+    envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
+    keys: [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys]
+};
+
+async function requestFor(configText: string, secretsText?: string): Promise<ApprovalRequest | undefined> {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-approval-'));
+    const ws = path.join(home, 'ws');
+    fs.mkdirSync(path.join(ws, '.sandy'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.sandy', 'config'), configText);
+    if (secretsText !== undefined) {
+        fs.writeFileSync(path.join(ws, '.sandy', '.secrets'), secretsText);
+    }
+    try {
+        const report = await runPreflight({ workspacePath: ws, sandyHome: path.join(home, '.sandy'), schema: schemaInput });
+        const descriptions = Object.fromEntries(schemaInput.keys.map(k => [k.name, k.description]));
+        return buildApprovalRequest(report, diffApproval(undefined, report.pendingPrivileged), descriptions);
+    } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+    }
+}
+
+function mount(request: ApprovalRequest, reveal: (key: string) => string | undefined = () => undefined) {
+    const dom = new JSDOM('<!doctype html><div id="root"></div>');
+    const container = dom.window.document.getElementById('root')!;
+    const decisions: ApprovalDecision[] = [];
+    const view = new ApprovalView(container, { decide: d => decisions.push(d), reveal: async line => reveal(line.key) });
+    view.render(request);
+    return { container, decisions, dom };
+}
+
+describe('approval view (hostile content, fixture 21)', () => {
+    it('shows every privileged line of the file byte-for-byte in <pre> elements, via textContent', async () => {
+        const configText = fs.readFileSync(path.join(fixturesRoot(), '21-validate-special-chars-values', 'input.config'), 'utf8');
+        const request = (await requestFor(configText))!;
+        expect(request.kind).to.equal('approve');
+        const { container } = mount(request);
+        const shown = [...container.querySelectorAll('pre.sandy-approval-pre')].map(p => p.textContent);
+        const fileLines = configText.split('\n');
+        const expected = request.lines.map(l => fileLines[l.line - 1]);
+        expect(shown).to.deep.equal(expected.map((text, i) => request.lines[i].masked ? maskApprovalLine(text) : text));
+        // the hostile payloads survived as text: no element was created from them
+        expect(container.querySelector('script')).to.equal(null);
+        expect(container.querySelector('b')).to.equal(null);
+        const agentArgs = shown.find(s => s!.startsWith('SANDY_AGENT_ARGS='));
+        expect(agentArgs).to.equal('SANDY_AGENT_ARGS=--mcp-config "/path with spaces/mcp.json" <b>bold</b> & echo hi');
+        // every line names its file
+        expect(container.querySelector('.sandy-approval-file-name')!.textContent).to.contain(path.join('.sandy', 'config'));
+    });
+
+    it('keeps leading spaces, tabs, unicode and a very long line exactly, without wrapping', async () => {
+        const long = 'x'.repeat(5000);
+        const text = `SANDY_ALLOW_HOSTS=  lead\tand\ttabs ünïcödé 🚀 \nSANDY_EXTRA_ENV=${long}\n`;
+        const request = (await requestFor(text))!;
+        const { container } = mount(request);
+        const shown = [...container.querySelectorAll('pre')].map(p => p.textContent);
+        expect(shown).to.include('SANDY_ALLOW_HOSTS=  lead\tand\ttabs ünïcödé 🚀 ');
+        expect(shown).to.include(`SANDY_EXTRA_ENV=${long}`);
+    });
+
+    it('masks secrets until revealed, and reveals through the host only', async () => {
+        const request = (await requestFor('SANDY_SSH=agent\n', 'ANTHROPIC_API_KEY=sk-ant-secret\n'))!;
+        const secretLine = request.lines.find(l => l.key === 'ANTHROPIC_API_KEY')!;
+        expect(secretLine.masked).to.equal(true);
+        expect(JSON.stringify(request)).not.to.contain('sk-ant-secret');
+        const { container } = mount(request, key => key === 'ANTHROPIC_API_KEY' ? 'ANTHROPIC_API_KEY=sk-ant-secret' : undefined);
+        const row = container.querySelector('[data-key="ANTHROPIC_API_KEY"]')!;
+        expect(row.querySelector('pre')!.textContent).to.equal('ANTHROPIC_API_KEY=••••••••');
+        (row.querySelector('button.sandy-approval-reveal') as HTMLButtonElement).click();
+        await new Promise(r => setTimeout(r, 0));
+        expect(row.querySelector('pre')!.textContent).to.equal('ANTHROPIC_API_KEY=sk-ant-secret');
+        expect(row.querySelector('.sandy-approval-location')!.textContent).to.contain('.secrets');
+    });
+
+    it('offers Approve/Reject, and reports the decision', async () => {
+        const { container, decisions } = mount((await requestFor('SANDY_SKIP_PERMISSIONS=true\n'))!);
+        const labels = [...container.querySelectorAll('.sandy-approval-actions button')].map(b => b.textContent);
+        expect(labels).to.deep.equal(['Approve', 'Reject']);
+        (container.querySelector('button.sandy-approval-reject') as HTMLButtonElement).click();
+        expect(decisions).to.deep.equal(['reject']);
+    });
+
+    it('refuses a world-open LAN allowlist with the remediation and no Approve button', async () => {
+        const request = (await requestFor('SANDY_ALLOW_LAN_HOSTS=192.168.1.0/24,0.0.0.0/0\n'))!;
+        expect(request.kind).to.equal('refuse');
+        const { container } = mount(request);
+        expect(container.querySelector('.sandy-approval-refusals')!.textContent).to.contain('0.0.0.0/0');
+        const labels = [...container.querySelectorAll('.sandy-approval-actions button')].map(b => b.textContent);
+        expect(labels).to.not.include('Approve');
+        expect(labels).to.include('Open Settings');
+    });
+
+    it('needs no view for passive-only config', async () => {
+        expect(await requestFor('SANDY_MODEL=opus\nSANDY_AGENT=claude\n')).to.equal(undefined);
+    });
+});

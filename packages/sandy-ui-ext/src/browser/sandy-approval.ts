@@ -1,0 +1,132 @@
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { CommandService, MessageService } from '@theia/core';
+import { ApplicationShell, BaseWidget, codicon, Message, open, OpenerService, WidgetManager } from '@theia/core/lib/browser';
+import { Deferred } from '@theia/core/lib/common/promise-util';
+import URI from '@theia/core/lib/common/uri';
+import { ApprovalView } from '@sandy-ui/core/lib/browser/approval-view';
+import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core';
+import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { SandyService } from '@sandy-ui/backend/lib/common';
+
+export const SANDY_APPROVAL_WIDGET_FACTORY_ID = 'sandy-approval';
+
+/** The pre-flight approval view in an editor tab, hosting core's ApprovalView. */
+@injectable()
+export class SandyApprovalWidget extends BaseWidget {
+    @inject(SandyService) protected readonly service: SandyService;
+    @inject(OpenerService) protected readonly openerService: OpenerService;
+
+    protected view: ApprovalView;
+    protected request: ApprovalRequest | undefined;
+    protected pending: Deferred<ApprovalDecision> | undefined;
+
+    @postConstruct()
+    protected init(): void {
+        this.addClass('sandy-approval-widget');
+        this.title.closable = true;
+        this.title.iconClass = codicon('shield');
+        this.node.tabIndex = -1;
+        this.view = new ApprovalView(this.node, {
+            decide: decision => this.settle(decision),
+            reveal: line => this.request ? this.service.revealApprovalLine(this.request.workspace, this.request.token, line.key, line.line) : Promise.resolve(undefined),
+            openFile: (filePath, line) => void open(this.openerService, new URI().withScheme('file').withPath(filePath),
+                line ? { selection: { start: { line: line - 1, character: 0 } } } : undefined)
+        });
+    }
+
+    /** Show a request and wait for the user's decision; closing the tab counts as Reject. */
+    setWorkspace(workspace: string): void {
+        this.id = `${SANDY_APPROVAL_WIDGET_FACTORY_ID}:${workspace}`;
+    }
+
+    ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+        this.pending?.resolve('reject');
+        this.request = request;
+        this.title.label = `Approve: ${workspaceLabel(request.workspace)}`;
+        this.title.caption = `sandy pre-flight for ${request.workspace}`;
+        this.view.render(request);
+        this.pending = new Deferred<ApprovalDecision>();
+        return this.pending.promise;
+    }
+
+    protected settle(decision: ApprovalDecision): void {
+        const pending = this.pending;
+        this.pending = undefined;
+        pending?.resolve(decision);
+        this.close();
+    }
+
+    protected override onActivateRequest(msg: Message): void {
+        super.onActivateRequest(msg);
+        (this.node.querySelector<HTMLElement>('.sandy-approval-actions button') ?? this.node).focus();
+    }
+
+    override dispose(): void {
+        this.pending?.resolve('reject');
+        this.pending = undefined;
+        super.dispose();
+    }
+}
+
+/** What a launch carries once pre-flight is settled. */
+export interface LaunchClearance {
+    approvalToken?: string;
+    acceptCompatWarning?: boolean;
+}
+
+export const OPEN_SETTINGS_COMMAND_ID = 'sandy.openSettings';
+
+/** Opens the approval view for a request and returns what the user decided. */
+@injectable()
+export class SandyApprovalService {
+    @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
+    @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    @inject(SandyService) protected readonly service: SandyService;
+    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(CommandService) protected readonly commands: CommandService;
+
+    /**
+     * Walk the user through pre-flight until the launch may go ahead. Returns what the launch must
+     * carry, or undefined when the user rejected (then nothing is started).
+     */
+    async clearForLaunch(workspace: string, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
+        let request = first ?? await this.service.preflight(workspace);
+        while (request) {
+            const decision = await this.ask(request);
+            switch (decision) {
+                case 'approve':
+                    return { approvalToken: request.token };
+                case 'launch-anyway':
+                    return { acceptCompatWarning: true };
+                case 'rebuild': {
+                    const result = await this.service.rebuildSandbox(workspace);
+                    if (!result.ok) {
+                        this.messages.error(`Sandy: rebuilding the sandbox failed (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
+                        return undefined;
+                    }
+                    this.messages.info(`Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`);
+                    request = await this.service.preflight(workspace);
+                    continue;
+                }
+                case 'open-settings': {
+                    const key = request.refusals[0]?.key;
+                    await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace, key });
+                    return undefined;
+                }
+                default:
+                    return undefined;
+            }
+        }
+        return {};
+    }
+
+    async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+        const widget = await this.widgetManager.getOrCreateWidget<SandyApprovalWidget>(SANDY_APPROVAL_WIDGET_FACTORY_ID, { workspace: request.workspace });
+        const decision = widget.ask(request);
+        if (!widget.isAttached) {
+            await this.shell.addWidget(widget, { area: 'main' });
+        }
+        await this.shell.activateWidget(widget.id);
+        return decision;
+    }
+}
