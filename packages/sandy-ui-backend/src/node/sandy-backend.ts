@@ -278,7 +278,7 @@ export class SandyBackend implements BackendApplicationContribution {
     }
 
     /** `--validate-config` of the workspace files, as sentences; sandy only warns, it never blocks here. */
-    protected async validateWarnings(workspace: string): Promise<string[]> {
+    protected async validateWarnings(workspace: string, forLaunch = false): Promise<string[]> {
         await this.ensureLocated();
         if (!this.located) {
             return [];
@@ -292,13 +292,16 @@ export class SandyBackend implements BackendApplicationContribution {
             try {
                 const result = await this.client(this.located).validateConfig(file);
                 for (const w of result.warnings) {
-                    warnings.push(`${w.key}: ${w.message} (.sandy/${name})`);
+                    // At launch, privileged keys were just shown (and decided) in the approval view.
+                    if (!(forLaunch && result.privileged_keys_requiring_approval.includes(w.key))) {
+                        warnings.push(`${w.key}: ${w.message} (.sandy/${name})`);
+                    }
                 }
                 if (result.unknown_keys.length) {
                     warnings.push(`Unknown keys in .sandy/${name} (sandy ignores them): ${result.unknown_keys.join(', ')}`);
                 }
-                if (result.approval_status === 'pending') {
-                    warnings.push(`Privileged keys in .sandy/${name} need your approval; sandy asks in its terminal at launch.`);
+                if (result.approval_status === 'pending' && !forLaunch) {
+                    warnings.push(`Privileged keys in .sandy/${name} need your approval; launching shows them for you to approve first.`);
                 }
             } catch (e) {
                 warnings.push(`Could not validate .sandy/${name}: ${toProblem(e).message}`);
@@ -350,7 +353,7 @@ export class SandyBackend implements BackendApplicationContribution {
             }
             autoApprove = approvedThis;
         }
-        warnings.push(...await this.validateWarnings(workspace));
+        warnings.push(...await this.validateWarnings(workspace, true));
         const launchConfig = this.effectiveConfig(workspace);
         let session: SessionInfo;
         try {
