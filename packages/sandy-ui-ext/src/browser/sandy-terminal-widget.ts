@@ -60,6 +60,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     protected launching = false;
     protected unread = false;
     protected clearance: SandyTerminalLaunchClearance | undefined;
+    /** Recreated from the saved layout (page reload): reattach if possible, never launch by itself. */
+    protected restored = false;
 
     /** Pre-flight was settled before the tab opened: the first launch carries this, relaunches do not. */
     setClearance(clearance: SandyTerminalLaunchClearance | undefined): void {
@@ -153,6 +155,11 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         if (this.session) {
             return;
         }
+        if (this.restored) {
+            this.view.writeExitBanner('This tab showed a sandy session that has ended.');
+            this.showBanner('This session has ended.', true);
+            return;
+        }
         await this.launch();
     }
 
@@ -160,6 +167,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         if (this.session && this.session.status !== 'exited') {
             return;
         }
+        this.restored = false;
         if (this.session) {
             void this.service.forgetSession(this.session.id);
         }
@@ -312,6 +320,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
 
     restoreState(state: StoredState): void {
         if (state?.workspace) {
+            this.restored = true;
             this.options = { ...this.options, workspace: state.workspace, sessionId: state.sessionId };
             this.updateTitle();
         }
