@@ -1,5 +1,7 @@
 import type { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import type { SessionInfo, DerivedProject, CompatVerdictDescription, ApprovalRequest } from '@sandy-ui/core';
+import type {
+    SessionInfo, DerivedProject, CompatVerdictDescription, ApprovalRequest, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot
+} from '@sandy-ui/core';
 
 /** JSON-RPC path of the sandy service (one proxy per window). */
 export const SANDY_SERVICE_PATH = '/services/sandy';
@@ -101,6 +103,12 @@ export interface SandyService extends RpcServer<SandyServiceClient> {
     revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined>;
     /** Delete sandy's approval file for the workspace (and our value record): the next launch asks again. */
     revokeApproval(workspace: string): Promise<boolean>;
+    /** Both settings scopes (Project only with a workspace); secrets as set / not set, never values. */
+    getSettings(workspace?: string): Promise<SettingsSnapshot>;
+    /** Write one scope's edits (only the changed keys, atomically), then `--validate-config` the files. */
+    saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult>;
+    /** Add `.sandy/.secrets` to the workspace `.gitignore`. */
+    addSecretsToGitignore(workspace: string): Promise<void>;
     /** `sandy --reset-sandbox --keep-approvals --yes` for a sandbox below the compat floor. */
     rebuildSandbox(workspace: string): Promise<RunOutcome>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;

@@ -6,8 +6,10 @@ import { ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import {
     SandyError, isSandyError, SessionInfo, SandyState, SandySchema, deriveProjects, evaluateCompat, describeVerdict, parseConfigFile, getEffectiveValues,
-    ProjectMetadata, ApprovalRequest, BUNDLED_FALLBACK_SCHEMA, buildApprovalRequest, diffApproval, envSetKeysFrom, PreflightReport
+    ProjectMetadata, ApprovalRequest, BUNDLED_FALLBACK_SCHEMA, buildApprovalRequest, diffApproval, envSetKeysFrom, PreflightReport,
+    SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult
 } from '@sandy-ui/core';
+import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths } from '@sandy-ui/core/lib/node/settings-io';
 import { runPreflight, valueHashesFor, workspaceHash16 } from '@sandy-ui/core/lib/node/preflight';
 import { ApprovalMemory } from '@sandy-ui/core/lib/node/approval-memory';
 import { sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
@@ -381,20 +383,83 @@ export class SandyBackend implements BackendApplicationContribution {
         return { kind: 'launched', session, warnings };
     }
 
+    // ---- settings ---------------------------------------------------------------------------
+
+    protected schemaInput(): { schema: SandySchema; input: { privilegedKeys: string[]; passiveKeys: string[]; envOnlyKeys: string[]; keys: SandySchema['config']['privileged_keys'] } } {
+        const schema = this.schema ?? BUNDLED_FALLBACK_SCHEMA;
+        const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
+        return {
+            schema,
+            input: {
+                privilegedKeys: schema.config.privileged_keys.map(k => k.name),
+                passiveKeys: schema.config.passive_keys.map(k => k.name),
+                envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
+                keys
+            }
+        };
+    }
+
+    async getSettings(workspace?: string): Promise<SettingsSnapshot> {
+        await this.ensureLocated();
+        const { schema, input } = this.schemaInput();
+        const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
+        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        const schemaSource = this.schema ? 'sandy' : this.status.found ? 'fallback' : 'missing';
+        return {
+            schema,
+            schemaSource,
+            sandyProblem: schemaSource === 'sandy' ? undefined : schemaSource === 'missing'
+                ? { message: this.status.problem?.message ?? 'sandy was not found.', hint: this.status.problem?.hint }
+                : { message: `sandy ${this.status.fullVersion ?? ''} did not answer --print-schema; the bundled schema of sandy 1.7.1 is used.`, hint: 'See the backend log; update sandy if it is older than 0.12.' },
+            scopes: {
+                project: canonical ? await readSettingsScope(scopePaths('project', { workspace: canonical, sandyHome }), schema) : undefined,
+                global: await readSettingsScope(scopePaths('global', { sandyHome }), schema)
+            },
+            workspace: canonical,
+            gitignoreWarning: canonical ? await gitignoreWarning(canonical) : undefined,
+            envSet: envSetKeysFrom(this.baseEnv(), input)
+        };
+    }
+
+    async saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult> {
+        try {
+            const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
+            const paths = scopePaths(scope, { workspace: canonical, sandyHome: this.baseEnv().SANDY_HOME || this.sandyHome });
+            const { written, mismatches } = await saveSettingsScope(paths, edits);
+            if (mismatches.length) {
+                this.logger.warn(`sandy settings: read-back mismatch after saving ${scope} scope: ${mismatches.join(', ')}`);
+            }
+            const validateVerdict: string[] = [];
+            await this.ensureLocated();
+            if (this.located) {
+                for (const file of written) {
+                    try {
+                        validateVerdict.push(...describeValidateResult(await this.client(this.located).validateConfig(file)));
+                    } catch (e) {
+                        validateVerdict.push(`Could not validate ${file}: ${toProblem(e).message}`);
+                    }
+                }
+            }
+            void this.broadcastSnapshot();
+            return { ok: true, validateVerdict, mismatches };
+        } catch (e) {
+            const problem = toProblem(e);
+            return { ok: false, error: { message: problem.message, hint: (e as { hint?: string }).hint ?? problem.hint } };
+        }
+    }
+
+    async addSecretsToGitignore(workspace: string): Promise<void> {
+        await addSecretsToGitignore(await checkWorkspace(workspace, this.home));
+    }
+
     // ---- pre-flight -------------------------------------------------------------------------
 
     /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
     protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined }> {
-        const schema = this.schema ?? BUNDLED_FALLBACK_SCHEMA;
-        const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
+        const { schema, input: schemaInput } = this.schemaInput();
+        const keys = schemaInput.keys;
         const launchEnv = this.baseEnv();
         const sandbox = this.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
-        const schemaInput = {
-            privilegedKeys: schema.config.privileged_keys.map(k => k.name),
-            passiveKeys: schema.config.passive_keys.map(k => k.name),
-            envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
-            keys
-        };
         const report = await runPreflight({
             workspacePath: workspace,
             canonical: true,

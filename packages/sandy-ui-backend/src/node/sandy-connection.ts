@@ -1,5 +1,5 @@
 import { generateUuid } from '@theia/core';
-import type { ApprovalRequest, SessionInfo } from '@sandy-ui/core';
+import type { ApprovalRequest, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyService, SandyServiceClient, SandyStatus
 } from '../common/sandy-protocol';
@@ -77,6 +77,18 @@ export class SandyConnection implements SandyService {
 
     revokeApproval(workspace: string): Promise<boolean> {
         return this.backend.revokeApproval(workspace);
+    }
+
+    getSettings(workspace?: string): Promise<SettingsSnapshot> {
+        return this.backend.getSettings(workspace);
+    }
+
+    saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult> {
+        return this.backend.saveSettings(scope, workspace, edits);
+    }
+
+    addSecretsToGitignore(workspace: string): Promise<void> {
+        return this.backend.addSecretsToGitignore(workspace);
     }
 
     rebuildSandbox(workspace: string): Promise<RunOutcome> {

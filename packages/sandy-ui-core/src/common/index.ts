@@ -21,4 +21,5 @@ export * from './output-batcher';
 export * from './config-file';
 export * from './preflight';
 export * from './approval-diff';
+export * from './settings-form';
 export * from './approval-model';

@@ -13,6 +13,7 @@ export namespace SandyCommands {
     export const COPY_WORKSPACE_PATH: Command = { id: 'sandy.copyWorkspacePath', category, label: 'Copy Workspace Path' };
     export const REMOVE_SANDBOX: Command = { id: 'sandy.removeSandbox', category, label: 'Remove Sandbox…' };
     export const REMOVE_PROJECT: Command = { id: 'sandy.removeProject', category, label: 'Remove from Projects' };
+    export const OPEN_SETTINGS: Command = { id: 'sandy.openSettings', category, label: 'Open Settings', iconClass: 'codicon codicon-settings-gear' };
     export const REVOKE_APPROVAL: Command = { id: 'sandy.revokeApproval', category, label: 'Revoke Approval' };
     export const SHOW_VIEW: Command = { id: 'sandy.showView', category, label: 'Show Projects' };
 }

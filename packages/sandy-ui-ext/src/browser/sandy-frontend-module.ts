@@ -1,6 +1,7 @@
 import '../../src/browser/style/sandy.css';
 import '@xterm/xterm/css/xterm.css';
 import '@sandy-ui/core/css/approval.css';
+import '@sandy-ui/core/css/settings.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import {
     bindViewContribution, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
@@ -19,6 +20,7 @@ import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
 import { bindSandyPreferences } from './sandy-preferences';
 import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
+import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
@@ -55,6 +57,16 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
         createWidget: (options: { workspace: string }) => {
             const widget = ctx.container.createChild().get(SandyApprovalWidget);
             widget.setWorkspace(options.workspace);
+            return widget;
+        }
+    })).inSingletonScope();
+
+    bind(SandySettingsWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_SETTINGS_WIDGET_FACTORY_ID,
+        createWidget: (options: SandySettingsWidgetOptions) => {
+            const widget = ctx.container.createChild().get(SandySettingsWidget);
+            widget.setOptions(options ?? {});
             return widget;
         }
     })).inSingletonScope();

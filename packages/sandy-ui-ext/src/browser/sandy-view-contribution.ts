@@ -17,6 +17,7 @@ import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyTerminalWidget } from './sandy-terminal-widget';
 import { SandyApprovalService } from './sandy-approval';
+import { SandySettingsWidget, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -80,6 +81,9 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             execute: (p?: DerivedProject) => this.withProject(p, project => this.removeSandbox(project)),
             isEnabled: (p?: DerivedProject) => !p || (!!p.sandboxName && p.state !== 'running')
         });
+        registry.registerCommand(SandyCommands.OPEN_SETTINGS, {
+            execute: (arg?: DerivedProject | { workspace?: string; key?: string }) => this.openSettings(arg)
+        });
         registry.registerCommand(SandyCommands.REVOKE_APPROVAL, {
             execute: (p?: DerivedProject) => this.withProject(p, project => this.revokeApproval(project)),
             isEnabled: (p?: DerivedProject) => !p || !!p.workspacePath
@@ -103,6 +107,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.STOP.id, label: 'Stop', order: 'b' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.DETACH.id, label: 'Detach', order: 'c' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.REATTACH.id, label: 'Reattach', order: 'd' });
+        menus.registerMenuAction(folder, { commandId: SandyCommands.OPEN_SETTINGS.id, label: 'Open Settings', order: '0' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.REVEAL_SANDBOX.id, label: 'Reveal Sandbox Folder', order: 'a' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.COPY_WORKSPACE_PATH.id, label: 'Copy Workspace Path', order: 'b' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REVOKE_APPROVAL.id, label: 'Revoke Approval', order: '0' });
@@ -121,6 +126,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     registerToolbarItems(registry: TabBarToolbarRegistry): void {
         const inProjects = (widget: unknown) => widget instanceof SandyProjectsWidget;
         registry.registerItem({ id: SandyCommands.ADD_PROJECT.id, command: SandyCommands.ADD_PROJECT.id, icon: codicon('add'), tooltip: 'Add Project', priority: 0, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.OPEN_SETTINGS.id, command: SandyCommands.OPEN_SETTINGS.id, icon: codicon('settings-gear'), tooltip: 'Open Sandy Settings', priority: 2, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.REFRESH.id, command: SandyCommands.REFRESH.id, icon: codicon('refresh'), tooltip: 'Refresh', priority: 1, isVisible: inProjects });
     }
 
@@ -289,6 +295,24 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             await this.clipboard.writeText(project.sandboxPath);
         } else if (action === 'Open in New Window') {
             this.workspaces.open(new URI().withScheme('file').withPath(project.sandboxPath), { preserveWindow: false });
+        }
+    }
+
+    /** The settings editor for a project (Project tab) or, without one, the Global settings. */
+    async openSettings(arg?: DerivedProject | { workspace?: string; key?: string }): Promise<void> {
+        const workspace = arg && 'state' in arg ? arg.workspacePath
+            : (arg as { workspace?: string } | undefined)?.workspace
+            ?? this.projectWidget()?.selectedProject?.workspacePath
+            ?? this.workspaces.tryGetRoots()[0]?.resource.path.fsPath();
+        const key = arg && !('state' in arg) ? arg.key : undefined;
+        const widget = await this.widgetManager.getOrCreateWidget<SandySettingsWidget>(SANDY_SETTINGS_WIDGET_FACTORY_ID, { workspace });
+        if (!widget.isAttached) {
+            await this.shell.addWidget(widget, { area: 'main' });
+        }
+        await this.shell.activateWidget(widget.id);
+        if (key) {
+            await widget.reload();
+            widget.revealKey(key);
         }
     }
 
