@@ -89,10 +89,22 @@ class Session {
         for (const a of this.attachments) {
             worst = Math.max(worst, a.unacknowledged);
         }
-        if (!this.paused && worst > FLOW_CONTROL.highWatermarkChars) {
+        // Never while stopping: see releaseFlow.
+        if (!this.paused && worst > FLOW_CONTROL.highWatermarkChars && this.info.status === 'running') {
             this.paused = true;
             this.pty.pause();
         } else if (this.paused && worst < FLOW_CONTROL.lowWatermarkChars) {
+            this.paused = false;
+            this.pty.resume();
+        }
+    }
+
+    /**
+     * A paused PTY keeps sandy blocked on a full terminal and its cleanup trap never finishes; once a stop
+     * has begun (status `stopping`), output is read whatever the views acknowledged — updateFlow no longer pauses.
+     */
+    releaseFlow(): void {
+        if (this.paused) {
             this.paused = false;
             this.pty.resume();
         }
@@ -267,11 +279,7 @@ export class PtySupervisor {
             if (session.info.status === 'exited') {
                 break;
             }
-            // A paused PTY would keep sandy blocked on a full pipe and never let the trap finish.
-            if (session.paused) {
-                session.paused = false;
-                session.pty.resume();
-            }
+            session.releaseFlow();
             this.sendSignal(session.info.pid, signal);
             const exited = await Promise.race([session.exited.then(() => true), delay(grace).then(() => false)]);
             if (exited) {
@@ -296,6 +304,8 @@ export class PtySupervisor {
     async dispose(): Promise<void> {
         const live = [...this.sessions.values()].filter(s => s.info.status !== 'exited');
         for (const s of live) {
+            s.info.status = 'stopping';
+            s.releaseFlow();
             this.sendSignal(s.info.pid, 'SIGTERM');
         }
         await Promise.race([Promise.all(live.map(s => s.exited)), delay(this.timings.terminateGraceMs)]);

@@ -1,0 +1,217 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { expect } from 'chai';
+import { Container } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core';
+import { SessionInfo } from '@sandy-ui/core/lib/common/session-types';
+import { SandyBackend } from '../sandy-backend';
+import {
+    FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
+} from './scratch-home';
+
+const PROMPT = '\x1b[1;32m>\x1b[0m ';
+
+/** Variables these tests set in the backend's own environment; each is restored afterwards. */
+const TOUCHED_ENV = [
+    'HOME', 'PATH', 'TMPDIR', 'SANDY_HOME', 'SANDY_IDE_DATA_DIR', 'SANDY_IDE_POLL_MS', 'SANDY_AGENT', 'SANDY_MODEL',
+    'SANDY_UI_CANARY', 'AWS_SECRET_ACCESS_KEY', 'ANTHROPIC_API_KEY', 'SANDY_AUTO_APPROVE_PRIVILEGED', 'SANDY_DAEMON_SUPERVISOR', 'BASH_ENV',
+    'FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'
+];
+
+/** Enough of Theia's ILogger for SandyBackend, keeping what it says for the assertion messages. */
+function capturingLogger(lines: string[]): ILogger {
+    const record = (level: string) => (...args: unknown[]): Promise<void> => {
+        lines.push(`${level}: ${args.map(String).join(' ')}`);
+        return Promise.resolve();
+    };
+    return {
+        trace: record('trace'), debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), fatal: record('fatal'),
+        log: (level: number, ...args: unknown[]) => record(`level ${level}`)(...args)
+    } as unknown as ILogger;
+}
+
+describe('SandyBackend with node-pty and the fake sandy (slow)', function (): void {
+    this.timeout(60_000);
+
+    let scratch: ScratchHome;
+    let backend: SandyBackend;
+    let savedEnv: Record<string, string | undefined>;
+    let logged: string[];
+    const helpers: ChildProcess[] = [];
+
+    before(requireCompiledFake);
+
+    beforeEach(() => {
+        scratch = new ScratchHome();
+        savedEnv = Object.fromEntries(TOUCHED_ENV.map(name => [name, process.env[name]]));
+        // SandyBackend reads these in its property initialisers, so they are set before it is created.
+        process.env.HOME = scratch.home;
+        process.env.SANDY_IDE_DATA_DIR = path.join(scratch.home, '.sandy-ide');
+        process.env.TMPDIR = scratch.tmp;
+        process.env.PATH = `${FAKE_SANDY_BIN}:${savedEnv.PATH ?? '/usr/bin:/bin'}`;
+        for (const name of ['SANDY_HOME', 'SANDY_IDE_POLL_MS', 'SANDY_AGENT', 'SANDY_MODEL']) {
+            delete process.env[name];
+        }
+        logged = [];
+        const container = new Container();
+        container.bind(ILogger).toConstantValue(capturingLogger(logged)).whenTargetNamed('sandy');
+        container.bind(SandyBackend).toSelf().inSingletonScope();
+        backend = container.get(SandyBackend);
+    });
+
+    afterEach(async () => {
+        await backend.onStop();
+        for (const helper of helpers.splice(0)) {
+            helper.kill('SIGKILL');
+        }
+        for (const name of TOUCHED_ENV) {
+            if (savedEnv[name] === undefined) {
+                delete process.env[name];
+            } else {
+                process.env[name] = savedEnv[name];
+            }
+        }
+        scratch.dispose();
+    });
+
+    async function launch(workspace = scratch.workspace): Promise<{ session: SessionInfo; warnings: string[]; view: OutputRecorder }> {
+        const outcome = await backend.launch({ workspace, cols: 100, rows: 30 });
+        if (outcome.kind !== 'launched') {
+            throw new Error(`launch was not started: ${JSON.stringify(outcome)}; log: ${logged.join(' | ')}`);
+        }
+        // Attached after launch() resolved: the replay holds whatever sandy printed meanwhile.
+        const view = new OutputRecorder(backend.supervisor.attach(outcome.session.id));
+        return { session: outcome.session, warnings: outcome.warnings, view };
+    }
+
+    async function exitOf(id: string, timeoutMs = 15_000): Promise<SessionInfo> {
+        await waitUntil(() => backend.supervisor.get(id)?.status === 'exited', timeoutMs, `session ${id} to exit`);
+        return backend.supervisor.get(id)!;
+    }
+
+    /** A lock directory exactly as sandy writes it (CONTRACT §5.4): `<lock>/pid` holding `N\n`. */
+    function writeLock(pid: number): void {
+        fs.mkdirSync(scratch.lockDir(), { recursive: true });
+        fs.writeFileSync(path.join(scratch.lockDir(), 'pid'), `${pid}\n`);
+    }
+
+    describe('lock sweep before launch', () => {
+        it('removes a lock whose holder is dead, says so, and the fake then takes the lock without a takeover', async () => {
+            const located = await backend.ensureLocated();
+            expect(located.path, 'the fake is the sandy found on PATH').to.equal(FAKE_SANDY);
+            const dead = spawnSync('true').pid!;
+            expect(isGone(dead), 'precondition: the holder is dead').to.equal(true);
+            writeLock(dead);
+
+            const { session, warnings, view } = await launch();
+
+            expect(warnings).to.include(`Removed a stale lock left by a dead sandy (pid ${dead}).`);
+            await view.waitFor(PROMPT);
+            expect(view.text, 'the backend swept it, not sandy\'s own takeover').not.to.include('Stale lock detected');
+            expect(scratch.lockPid()).to.equal(String(session.pid));
+
+            expect((await backend.stop(session.id))!.exitCode).to.equal(130);
+            expect(fs.existsSync(scratch.lockDir())).to.equal(false);
+            await scratch.expectNoLeftovers();
+        });
+
+        it('keeps a lock whose holder is alive; the fake refuses with exit 1 and its message in the terminal', async () => {
+            const holder = spawn('sleep', ['1000'], { env: scratch.env(), stdio: 'ignore' });
+            helpers.push(holder);
+            writeLock(holder.pid!);
+
+            const { session, warnings, view } = await launch();
+            const result = await exitOf(session.id);
+
+            expect(warnings.filter(w => /lock/i.test(w)), 'nothing was swept').to.deep.equal([]);
+            expect(result.exitCode).to.equal(1);
+            expect(stripAnsi(view.text)).to.include(`Another sandy is already running in this workspace (pid ${holder.pid})`);
+            expect(scratch.lockPid(), 'the live holder keeps its lock').to.equal(String(holder.pid));
+
+            holder.kill('SIGKILL');
+            await waitUntil(() => isGone(holder.pid!), 5000, 'the lock holder to end');
+            await scratch.expectNoLeftovers();
+        });
+    });
+
+    describe('environment whitelist', () => {
+        it('a plain launch gets HOME, PATH and TERM but none of the backend\'s other variables', async () => {
+            const bashEnvHit = path.join(scratch.home, 'bash-env-sourced');
+            const bashEnvScript = path.join(scratch.home, 'bash-env.sh');
+            fs.writeFileSync(bashEnvScript, `touch '${bashEnvHit}'\n`);
+            const canaries: Record<string, string> = {
+                SANDY_UI_CANARY: 'leak',
+                AWS_SECRET_ACCESS_KEY: 'x',
+                // A credential sandy's agents read, but the user did not enable it (sandy.passEnvironment).
+                ANTHROPIC_API_KEY: 'canary-key',
+                // Never on a plain launch: it would answer sandy's approval prompts for the user.
+                SANDY_AUTO_APPROVE_PRIVILEGED: '1',
+                // Internal to sandy: it would turn the launch into a daemon supervisor's re-exec.
+                SANDY_DAEMON_SUPERVISOR: '1',
+                // Sourced by every non-interactive bash, the fake's launcher included.
+                BASH_ENV: bashEnvScript
+            };
+            Object.assign(process.env, canaries);
+
+            const { session, view } = await launch();
+            await view.waitFor(PROMPT);
+            view.type('env');
+            view.type('echo env-listed');
+            await view.waitFor(outputLine('env-listed'));
+
+            const listing = stripAnsi(view.text.slice(view.text.indexOf(PROMPT + 'env\r\n')));
+            const env = new Map([...listing.matchAll(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)\r$/gm)].map(m => [m[1], m[2]]));
+            expect(env.get('HOME')).to.equal(scratch.home);
+            expect(env.get('PATH')).to.equal(process.env.PATH);
+            expect(env.get('TERM')).to.equal('xterm-256color');
+            for (const name of Object.keys(canaries)) {
+                expect(env.has(name), `${name} reached sandy`).to.equal(false);
+            }
+            expect(view.text).not.to.include('SANDY_AUTO_APPROVE_PRIVILEGED');
+            expect(view.text).not.to.include('canary-key');
+            expect(fs.existsSync(bashEnvHit), 'BASH_ENV was sourced by a sandy run').to.equal(false);
+
+            expect((await backend.stop(session.id))!.exitCode).to.equal(130);
+            await scratch.expectNoLeftovers();
+        });
+    });
+
+    describe('backend stop', () => {
+        it('onStop() ends every session through its SIGTERM trap (143), locks removed, nothing left running — a paused one too', async () => {
+            const second = scratch.folder('ws-two');
+            const log = path.join(scratch.home, 'fake-signals.log');
+            // Test knobs reach the fake the way a user's sandy.passEnvironment setting would.
+            await backend.configureSandy({ passEnv: ['FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'] });
+            process.env.FAKE_SANDY_LOG = log;
+            process.env.FAKE_SANDY_DEFER_TRAPS = '1';
+            const deferring = await launch();
+            delete process.env.FAKE_SANDY_DEFER_TRAPS;
+            const flooding = await launch(second);
+            await deferring.view.waitFor(PROMPT);
+            await flooding.view.waitFor(PROMPT);
+
+            // The second session's only view stops acknowledging (a frozen window): the PTY gets paused.
+            flooding.view.autoAcknowledge = false;
+            flooding.view.type('flood 20000');
+            await waitUntil(() => flooding.view.chars > 100_000 && Date.now() - flooding.view.lastDataAt > 300, 15_000,
+                'the flood to stall on back-pressure');
+            expect(flooding.view.has(outputLine('flood done 20000')), 'precondition: paused mid-flood').to.equal(false);
+            expect(scratch.lockPid()).to.equal(String(deferring.session.pid));
+            expect(scratch.lockPid(second)).to.equal(String(flooding.session.pid));
+
+            await backend.onStop();
+
+            for (const { session } of [deferring, flooding]) {
+                const info = backend.supervisor.get(session.id)!;
+                expect(info.status, `session ${session.pid}`).to.equal('exited');
+                expect(info.signal, `session ${session.pid} was killed`).to.equal(undefined);
+                expect(info.exitCode, `session ${session.pid}`).to.equal(143);
+            }
+            expect(fs.readFileSync(log, 'utf8').trim().split('\n').map(l => l.split(' ')[0])).to.deep.equal(['SIGTERM', 'SIGTERM']);
+            expect(fs.existsSync(scratch.lockDir()), 'first lock removed').to.equal(false);
+            expect(fs.existsSync(scratch.lockDir(second)), 'second lock removed').to.equal(false);
+            await scratch.expectNoLeftovers();
+        });
+    });
+});

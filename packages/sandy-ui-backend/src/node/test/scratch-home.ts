@@ -1,0 +1,280 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { expect } from 'chai';
+import { lockDirFor, sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
+import type { PtySpawn, SessionAttachment, SignalSender } from '@sandy-ui/core/lib/node/pty-supervisor';
+import { signalProcessGroup } from '@sandy-ui/core/lib/node/pty-supervisor';
+import { nodePtySpawn } from '../node-pty-spawn';
+
+/** Repository root, from `packages/sandy-ui-backend/lib/node/test`. */
+export const REPO_ROOT = path.resolve(__dirname, '../../../../..');
+/** The fake sandy's launcher (test/fake-sandy/README.md). */
+export const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
+export const FAKE_SANDY_BIN = path.dirname(FAKE_SANDY);
+
+/** The launcher execs the compiled fake; without it every test here would fail with a confusing "node: cannot find module". */
+export function requireCompiledFake(): void {
+    const main = path.join(REPO_ROOT, 'test', 'lib', 'fake-sandy', 'main.js');
+    if (!fs.existsSync(main)) {
+        throw new Error(`The fake sandy is not compiled (${main} is missing). Run \`npx tsc -b test\` first.`);
+    }
+}
+
+/**
+ * A throw-away `$HOME` with a workspace inside it. Every process a test starts gets this HOME, so
+ * "which processes are still ours" is answered by their environment, without guessing by name
+ * (another engineer's fake sandy may be running on the same machine).
+ */
+export class ScratchHome {
+    readonly home: string;
+    readonly workspace: string;
+    readonly tmp: string;
+
+    constructor(prefix = 'sandy-slow-') {
+        this.home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+        this.workspace = this.folder('ws');
+        // sandy writes its secrets env file to $TMPDIR; a SIGKILLed session leaves it behind (CONTRACT §6.5).
+        this.tmp = this.folder('tmp');
+    }
+
+    get sandyHome(): string {
+        return path.join(this.home, '.sandy');
+    }
+
+    folder(name: string): string {
+        const dir = path.join(this.home, name);
+        fs.mkdirSync(dir, { recursive: true });
+        return dir;
+    }
+
+    /** `$HOME/.sandy/sandboxes/.<name>.lock` for a workspace, named as sandy names it (CONTRACT §5.1, §5.4). */
+    lockDir(workspace = this.workspace): string {
+        return lockDirFor(this.sandyHome, sandboxNameFor(workspace));
+    }
+
+    lockPid(workspace = this.workspace): string | undefined {
+        try {
+            return fs.readFileSync(path.join(this.lockDir(workspace), 'pid'), 'utf8').trim();
+        } catch {
+            return undefined;
+        }
+    }
+
+    /** A minimal environment for a PTY launched directly through the supervisor. */
+    env(extra: Record<string, string> = {}): Record<string, string> {
+        return { HOME: this.home, PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: this.tmp, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...extra };
+    }
+
+    /** Live processes (zombies excluded: their environment is gone) started with this HOME. */
+    processes(): number[] {
+        const needle = `\0HOME=${this.home}\0`;
+        const pids: number[] = [];
+        for (const entry of fs.readdirSync('/proc')) {
+            if (!/^[0-9]+$/.test(entry) || Number(entry) === process.pid) {
+                continue;
+            }
+            try {
+                const environ = '\0' + fs.readFileSync(`/proc/${entry}/environ`, 'latin1');
+                if (environ.includes(needle) && !isGone(Number(entry))) {
+                    pids.push(Number(entry));
+                }
+            } catch {
+                // exited while we looked
+            }
+        }
+        return pids;
+    }
+
+    /**
+     * Asserts nothing started with this HOME is still running. Waits a little first: the backend's
+     * `--print-state` poll after a launch or stop is a short-lived process nobody awaits.
+     */
+    async expectNoLeftovers(timeoutMs = 5000): Promise<void> {
+        const deadline = Date.now() + timeoutMs;
+        let left = this.processes();
+        while (left.length && Date.now() < deadline) {
+            await sleep(50);
+            left = this.processes();
+        }
+        expect(left.map(describeProcess), 'processes still running with the scratch HOME').to.deep.equal([]);
+    }
+
+    /** Kills whatever a failed test left behind (each pid's group first), then removes the scratch tree. */
+    dispose(): void {
+        for (const pid of this.processes()) {
+            for (const target of [-pid, pid]) {
+                try {
+                    process.kill(target, 'SIGKILL');
+                } catch {
+                    // not a group leader, or gone
+                }
+            }
+        }
+        fs.rmSync(this.home, { recursive: true, force: true });
+    }
+}
+
+/** `ps`-like one-liner for assertion messages. */
+export function describeProcess(pid: number): string {
+    try {
+        return `${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`;
+    } catch {
+        return `${pid} (gone)`;
+    }
+}
+
+/** Process state letter from /proc/<pid>/stat (R, S, Z…), undefined when there is no such process. */
+export function processState(pid: number): string | undefined {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * True when the process no longer runs. kill(pid, 0) → ESRCH is the clean answer; a zombie also counts:
+ * it has exited, and PID 1 in containers (this sandbox included) reaps orphans seconds late.
+ */
+export function isGone(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ESRCH') {
+            return true;
+        }
+        throw e;
+    }
+    return processState(pid) === 'Z';
+}
+
+/** Children of a process (by their /proc PPid), e.g. the fake's deferred-trap `sleep`. */
+export function childrenOf(pid: number): number[] {
+    const children: number[] = [];
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^[0-9]+$/.test(entry)) {
+            continue;
+        }
+        try {
+            const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+            if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(status)) {
+                children.push(Number(entry));
+            }
+        } catch {
+            // exited while we looked
+        }
+    }
+    return children;
+}
+
+export function processGroupOf(pid: number): number | undefined {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    } catch {
+        return undefined;
+    }
+}
+
+export function sleep(ms: number): Promise<void> {
+    return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+/** Polls until `condition` holds; the message says what never happened. */
+export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string | (() => string)): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+        }
+        await sleep(20);
+    }
+}
+
+/** CSI / OSC / other escape sequences out, so assertions read the text a user sees. */
+export function stripAnsi(s: string): string {
+    return s
+        .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
+        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
+        .replace(/\x1b[@-_]/g, '');
+}
+
+/**
+ * Everything an attachment received (its replay first), optionally acknowledging each chunk as a view
+ * that keeps up would. `chars` counts only live output, which is what flow control counts.
+ */
+export class OutputRecorder {
+    text: string;
+    chars = 0;
+    lastDataAt = Date.now();
+    autoAcknowledge: boolean;
+
+    constructor(readonly attachment: SessionAttachment, options: { acknowledge: boolean } = { acknowledge: true }) {
+        this.text = attachment.replay;
+        this.autoAcknowledge = options.acknowledge;
+        attachment.onData(data => {
+            this.text += data;
+            this.chars += data.length;
+            this.lastDataAt = Date.now();
+            if (this.autoAcknowledge) {
+                attachment.acknowledge(data.length);
+            }
+        });
+    }
+
+    has(needle: string | RegExp): boolean {
+        return typeof needle === 'string' ? this.text.includes(needle) : needle.test(this.text);
+    }
+
+    async waitFor(needle: string | RegExp, timeoutMs = 15_000): Promise<void> {
+        await waitUntil(() => this.has(needle), timeoutMs, () => `${needle} in the terminal output; its tail was:\n${stripAnsi(this.text.slice(-1500))}`);
+    }
+
+    /** Types a line as a user would (the fake's TUI runs it on Enter). */
+    type(line: string): void {
+        this.attachment.write(line + '\r');
+    }
+}
+
+/** The fake prints `text` on its own line; the typed command echoes it after `echo `, so anchor on the line start. */
+export function outputLine(text: string): RegExp {
+    return new RegExp(`(^|\\n)${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\r\\n`);
+}
+
+export interface SentSignal {
+    signal: NodeJS.Signals;
+    at: number;
+}
+
+/** The supervisor's real group signaller, recording what it sent and when. */
+export function recordingSignals(sent: SentSignal[], deliver: SignalSender = signalProcessGroup): SignalSender {
+    return (pid, signal) => {
+        sent.push({ signal, at: Date.now() });
+        deliver(pid, signal);
+    };
+}
+
+export interface FlowCall {
+    op: 'pause' | 'resume';
+    at: number;
+}
+
+/** node-pty, with every pause()/resume() the supervisor asks for recorded. */
+export function spyingSpawn(calls: FlowCall[]): PtySpawn {
+    return (file, args, options) => {
+        const pty = nodePtySpawn(file, args, options);
+        return {
+            ...pty,
+            pause: () => {
+                calls.push({ op: 'pause', at: Date.now() });
+                pty.pause();
+            },
+            resume: () => {
+                calls.push({ op: 'resume', at: Date.now() });
+                pty.resume();
+            }
+        };
+    };
+}
