@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, ParseError, printParseErrorCode } from 'jsonc-parser';
+import Ajv2019 from 'ajv/dist/2019';
 
 /*
  * The dev-container recipe (.devcontainer/devcontainer.json).
@@ -49,7 +50,6 @@ describe('dev-container recipe', () => {
             this.skip();
         }
         // The spec's schema is draft 2019-09 with VS Code's editor-only keywords.
-        const Ajv2019 = require('ajv/dist/2019').default;
         const ajv = new Ajv2019({ allErrors: true, strict: false, logger: false });
         const schema = JSON.parse(fs.readFileSync(path.join(dir!, 'devContainer.base.schema.json'), 'utf8'));
         const validate = ajv.compile(schema);
