@@ -51,6 +51,11 @@ export interface SandyIdeOptions {
     env?: Record<string, string>;
     /** Basename of the workspace folder (the project's display name). */
     workspaceName?: string;
+    /**
+     * Puts files in place once the scratch HOME and workspace exist, before the backend starts
+     * (e.g. more projects in `projects.json`, which the backend reads once).
+     */
+    seed?: (ide: SandyIde) => void;
 }
 
 export interface ExitInfo {
@@ -117,7 +122,12 @@ export class SandyIde {
 
     /** Where sandy (and the fake) hold the workspace lock while a session runs. */
     get lockDir(): string {
-        return path.join(this.sandyHome, 'sandboxes', `.${sandboxName(this.workspace)}.lock`);
+        return this.lockDirOf(this.workspace);
+    }
+
+    /** The lock folder of any workspace (canonical path) in this run's SANDY_HOME. */
+    lockDirOf(workspace: string): string {
+        return path.join(this.sandyHome, 'sandboxes', `.${sandboxName(workspace)}.lock`);
     }
 
     /** The pid written into the workspace lock, if the lock exists. */
@@ -167,6 +177,29 @@ export class SandyIde {
         return pids;
     }
 
+    /** The interactive sandy sessions ({@link sandySessions}) running in `workspace` (their cwd). */
+    sandySessionsIn(workspace: string): number[] {
+        return this.sandySessions().filter(pid => {
+            try {
+                return fs.readlinkSync(`/proc/${pid}/cwd`) === workspace;
+            } catch {
+                return false;
+            }
+        });
+    }
+
+    /** The environment of a process of this run, from /proc/<pid>/environ (what it really got). */
+    processEnv(pid: number): Record<string, string> {
+        const env: Record<string, string> = {};
+        for (const entry of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+            const eq = entry.indexOf('=');
+            if (eq > 0) {
+                env[entry.slice(0, eq)] = entry.slice(eq + 1);
+            }
+        }
+        return env;
+    }
+
     /** Ends the backend's process group, then anything else still running with this run's HOME. */
     async stop(): Promise<void> {
         this.stopping = true;
@@ -198,6 +231,7 @@ export class SandyIde {
             'sandy.passEnvironment': FAKE_KNOBS
         }, undefined, 4));
         resetResultsDir();
+        this.options.seed?.(this);
     }
 
     protected backendEnv(appDir: string): NodeJS.ProcessEnv {

@@ -58,3 +58,20 @@ function describe(value: unknown): string {
         return String(value);
     }
 }
+
+/**
+ * The other half of polling: a condition that must STAY true (nothing starts after a Reject, say).
+ * Checks `probe` every `interval` ms for `duration` ms and throws with `message` the first time it fails.
+ */
+export async function holdsFor(probe: () => boolean | Promise<boolean>, duration: number, message: string, interval = 100): Promise<void> {
+    const deadline = Date.now() + duration;
+    for (;;) {
+        if (!await probe()) {
+            throw new Error(`Expected ${message} for ${duration} ms, but it stopped holding`);
+        }
+        if (Date.now() >= deadline) {
+            return;
+        }
+        await new Promise(resolve => setTimeout(resolve, interval));
+    }
+}

@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { PollOptions } from '../poll';
+import { SandyApprovalView } from './sandy-approval';
+import { SandySettingsEditor } from './sandy-settings';
 import { SandyTerminal } from './sandy-terminal';
 import {
     clickContextMenuItem, contextFor, PageContext, TheiaCommandPalette, TheiaNotifications, TheiaStatusBar
@@ -68,13 +70,38 @@ export class SandyApp implements PageContext {
 
     /** Clicks the project (launches sandy, or shows the running session) and returns its terminal tab. */
     async launch(name: string): Promise<SandyTerminal> {
+        await this.clickProject(name);
+        const terminal = await this.terminal(name);
+        await terminal.widget.locator('.xterm-rows').waitFor({ state: 'visible' });
+        return terminal;
+    }
+
+    /**
+     * Clicks the project row and returns at once: pre-flight may answer with an approval view
+     * instead of a terminal tab.
+     */
+    async clickProject(name: string): Promise<void> {
         await this.openSandyView();
         const row = this.projectRow(name);
         await row.waitFor({ state: 'visible' });
         await row.click();
-        const terminal = await this.terminal(name);
-        await terminal.widget.locator('.xterm-rows').waitFor({ state: 'visible' });
-        return terminal;
+    }
+
+    /** The sandy terminal tabs of a project that exist right now (no waiting). */
+    terminalTabs(name: string): Locator {
+        // `● ` marks unread notifications, ` (ended)` an ended session.
+        const label = new RegExp(`^(● )?sandy: ${escapeRegExp(name)}( \\(ended\\))?$`);
+        return this.page.locator(TERMINAL_TABS).filter({ has: this.page.locator('.lm-TabBar-tabLabel').getByText(label) });
+    }
+
+    /** The pre-flight approval tab of a workspace (canonical path). */
+    approval(workspace: string): SandyApprovalView {
+        return new SandyApprovalView(this.ctx, workspace);
+    }
+
+    /** The settings editor tab of a workspace (undefined: Global only). */
+    settings(workspace: string | undefined): SandySettingsEditor {
+        return new SandySettingsEditor(this.ctx, workspace);
     }
 
     /** Runs a context-menu item (e.g. Stop, Reattach) on a project row. */
@@ -85,9 +112,7 @@ export class SandyApp implements PageContext {
 
     /** The sandy terminal tab of a project (waits for it to exist, e.g. while a reload restores it). */
     async terminal(name: string, timeout?: number): Promise<SandyTerminal> {
-        // `● ` marks unread notifications, ` (ended)` an ended session.
-        const label = new RegExp(`^(● )?sandy: ${escapeRegExp(name)}( \\(ended\\))?$`);
-        const tab = this.page.locator(TERMINAL_TABS).filter({ has: this.page.locator('.lm-TabBar-tabLabel').getByText(label) }).first();
+        const tab = this.terminalTabs(name).first();
         const tabId = await this.poll(() => tab.getAttribute('id', { timeout: 500 }).catch(() => undefined), `a sandy terminal tab for ${name}`, { timeout });
         return new SandyTerminal(this.ctx, tab, tabId.replace(/^shell-tab-/, ''));
     }
