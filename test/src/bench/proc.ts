@@ -1,0 +1,113 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+let clockTicks: number | undefined;
+
+/** USER_HZ: the unit of utime/stime in /proc/<pid>/stat (100 on Linux almost everywhere). */
+export function clkTck(): number {
+    if (clockTicks === undefined) {
+        try {
+            clockTicks = parseInt(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim(), 10) || 100;
+        } catch {
+            clockTicks = 100;
+        }
+    }
+    return clockTicks;
+}
+
+export interface CpuTimes {
+    /** utime + stime of the process itself, in ms. */
+    selfMs: number;
+    /** cutime + cstime: CPU of children it has waited for, in ms. */
+    childrenMs: number;
+}
+
+export function cpuTimes(pid: number): CpuTimes {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces or parentheses: split after its closing paren.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); utime is field 14 -> index 11.
+    const tick = 1000 / clkTck();
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map(i => parseInt(fields[i], 10));
+    return { selfMs: (utime + stime) * tick, childrenMs: (cutime + cstime) * tick };
+}
+
+export function processGroup(pid: number): number | undefined {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return parseInt(fields[2], 10);
+    } catch {
+        return undefined;
+    }
+}
+
+export function isAlive(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch (e) {
+        return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+}
+
+/** Our processes whose working directory lies under `root` (sessions, shells the app started there). */
+export function processesUnder(root: string): number[] {
+    const found: number[] = [];
+    const uid = process.getuid?.();
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) {
+            continue;
+        }
+        const pid = Number(entry);
+        if (pid === process.pid) {
+            continue;
+        }
+        try {
+            if (uid !== undefined && fs.statSync(`/proc/${pid}`).uid !== uid) {
+                continue;
+            }
+            const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+            if (cwd === root || cwd.startsWith(root + path.sep)) {
+                found.push(pid);
+            }
+        } catch {
+            // Gone meanwhile, or not ours to look at.
+        }
+    }
+    return found;
+}
+
+/** Signal a process group, falling back to the process; never throws. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
+    try {
+        process.kill(-pid, signal);
+        return;
+    } catch {
+        // Not a group leader, or gone.
+    }
+    try {
+        process.kill(pid, signal);
+    } catch {
+        // Gone.
+    }
+}
+
+/** Kill each process under `root` together with its process group (PTY sessions lead their own group). */
+export function killProcessesUnder(root: string): number[] {
+    const pids = processesUnder(root);
+    for (const pid of pids) {
+        const pgid = processGroup(pid);
+        // Only kill a whole group led by a process that is itself under the scratch root.
+        if (pgid !== undefined && pgid !== process.pid && pids.includes(pgid)) {
+            killGroup(pgid, 'SIGKILL');
+        }
+        try {
+            process.kill(pid, 'SIGKILL');
+        } catch {
+            // Gone.
+        }
+    }
+    return pids;
+}

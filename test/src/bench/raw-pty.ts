@@ -1,0 +1,129 @@
+/**
+ * Metric 1a: how fast Node drains a PTY with nothing drawing it — the ceiling for any terminal view.
+ * node-pty (the module the backend uses) runs (1) the fake sandy's `flood N` and (2) `cat` of a file
+ * holding the same bytes.
+ */
+import * as path from 'path';
+import * as pty from 'node-pty';
+import { floodBytes } from './flood';
+import { FAKE_SANDY, Scratch } from './app';
+import { Report, delay, log, median, round, stats } from './report';
+
+const PROMPT_HINT = "type 'help'";
+
+function ptyEnv(s: Scratch): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+        if (v !== undefined && !k.startsWith('SANDY_') && !k.startsWith('FAKE_SANDY_')) {
+            env[k] = v;
+        }
+    }
+    return { ...env, HOME: s.home, TMPDIR: path.join(s.root, 'tmp'), TERM: 'xterm-256color', FAKE_SANDY_DOCKER: '1', FAKE_SANDY_GH_TOKEN: '1' };
+}
+
+/** Wait until `predicate` holds for the output seen so far (checks a bounded tail only). */
+class Drain {
+    tail = '';
+    bytes = 0;
+    protected waiter: { test: (tail: string) => boolean; resolve: () => void } | undefined;
+
+    constructor(p: pty.IPty) {
+        p.onData(d => {
+            this.bytes += Buffer.byteLength(d);
+            this.tail = (this.tail + d).slice(-4096);
+            if (this.waiter?.test(this.tail)) {
+                const w = this.waiter;
+                this.waiter = undefined;
+                w.resolve();
+            }
+        });
+    }
+
+    until(test: (tail: string) => boolean, timeoutMs: number, what: string): Promise<void> {
+        if (test(this.tail)) {
+            return Promise.resolve();
+        }
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                this.waiter = undefined;
+                reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+            }, timeoutMs);
+            this.waiter = { test, resolve: () => { clearTimeout(timer); resolve(); } };
+        });
+    }
+}
+
+async function fakeFlood(s: Scratch, lines: number, samples: number): Promise<{ ms: number[]; received: number[] }> {
+    const p = pty.spawn(FAKE_SANDY, [], { name: 'xterm-256color', cols: 135, rows: 50, cwd: s.rawWorkspace, env: ptyEnv(s) });
+    const drain = new Drain(p);
+    const exited = new Promise<void>(resolve => p.onExit(() => resolve()));
+    const ms: number[] = [];
+    const received: number[] = [];
+    try {
+        await drain.until(t => t.includes(PROMPT_HINT), 30_000, 'the fake sandy prompt');
+        await delay(200);
+        for (let i = 0; i < samples; i++) {
+            drain.tail = '';
+            const before = drain.bytes;
+            const t0 = performance.now();
+            p.write(`flood ${lines}\r`);
+            await drain.until(t => t.includes(`flood done ${lines}`), 120_000, `flood done ${lines}`);
+            ms.push(performance.now() - t0);
+            received.push(drain.bytes - before);
+            await delay(100);
+        }
+        p.write('exit\r');
+        await Promise.race([exited, delay(5000)]);
+    } finally {
+        try {
+            p.kill('SIGKILL');
+        } catch {
+            // Exited already.
+        }
+    }
+    return { ms, received };
+}
+
+async function catFile(s: Scratch, lines: number, samples: number): Promise<{ ms: number[]; received: number[] }> {
+    const ms: number[] = [];
+    const received: number[] = [];
+    for (let i = 0; i < samples; i++) {
+        // The shell stays (sleep) after cat: node-pty can drop the last chunk when the child exits at once.
+        const t0 = performance.now();
+        const p = pty.spawn('/bin/sh', ['-c', 'cat "$0"; exec sleep 60', s.floodFile], { name: 'xterm-256color', cols: 135, rows: 50, cwd: s.rawWorkspace, env: ptyEnv(s) });
+        const drain = new Drain(p);
+        try {
+            await drain.until(t => t.includes(`flood done ${lines}`), 60_000, `flood done ${lines}`);
+            ms.push(performance.now() - t0);
+            received.push(drain.bytes);
+        } finally {
+            p.kill('SIGKILL');
+        }
+    }
+    return { ms, received };
+}
+
+export async function benchRawPty(report: Report, s: Scratch, lines: number, samples: number): Promise<void> {
+    const bytes = floodBytes(lines);
+    const describe = (what: string, ms: number[], received: number[]) => {
+        const mbps = ms.map(t => bytes / 1e6 / (t / 1000));
+        report.add({
+            id: `throughput.raw_pty.${what}.mb_per_s`,
+            description: `Node draining a PTY (node-pty, no rendering): ${what === 'fake' ? `the fake sandy's \`flood ${lines}\` from Enter to \`flood done ${lines}\`` : `\`cat\` of a file with the same ${lines} lines, spawn to exit`}. MB = 10^6 bytes of flood output.`,
+            value: round(median(mbps)), unit: 'MB/s', samples: mbps.map(v => round(v)), stats: stats(mbps),
+            details: { lines, bytes, bytesReceived: received }
+        });
+        report.add({
+            id: `throughput.raw_pty.${what}.time_ms`,
+            description: `Time for ${lines} lines through the raw PTY (${what}).`,
+            value: round(median(ms), 1), unit: 'ms', samples: ms.map(v => round(v, 1)), stats: stats(ms, 1),
+            details: { lines, bytes }
+        });
+    };
+    log(`raw PTY: fake sandy flood ${lines} x${samples}`);
+    const fake = await fakeFlood(s, lines, samples);
+    describe('fake', fake.ms, fake.received);
+    log(`raw PTY: cat x${samples}`);
+    const cat = await catFile(s, lines, samples);
+    describe('cat', cat.ms, cat.received);
+}
