@@ -121,6 +121,18 @@ export class SandyTerminalView {
         this.term.focus();
     }
 
+    /** The selected text ('' when nothing is selected). */
+    get selection(): string {
+        return this.term.getSelection();
+    }
+
+    /** Paste as a terminal does (bracketed paste when the TUI asked for it). */
+    paste(text: string): void {
+        if (text) {
+            this.term.paste(text);
+        }
+    }
+
     clear(): void {
         this.term.reset();
     }
