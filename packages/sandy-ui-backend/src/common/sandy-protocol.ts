@@ -1,6 +1,13 @@
 import type { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type {
-    SessionInfo, DerivedProject, CompatVerdictDescription, ApprovalRequest, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot
+    SessionInfo, ApprovalRequest, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot,
+    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyServiceEvents, SandyStatus
+} from '@sandy-ui/core';
+
+// The DTOs live in core (common/service-protocol) so the VS Code plugin shares them; re-exported
+// here so existing imports from '@sandy-ui/backend/lib/common' keep working.
+export type {
+    SandyProblem, SandyStatus, ProjectsSnapshot, LaunchRequest, LaunchOutcome, AddProjectOutcome, RunOutcome, SandyConfiguration
 } from '@sandy-ui/core';
 
 /** JSON-RPC path of the sandy service (one proxy per window). */
@@ -9,81 +16,6 @@ export const SANDY_SERVICE_PATH = '/services/sandy';
 export const SANDY_TERMINAL_PATH = '/services/sandy-terminal';
 
 export const SandyService = Symbol('SandyService');
-
-/** A failure that crossed the wire: what happened and what to do. */
-export interface SandyProblem {
-    code: string;
-    message: string;
-    hint: string;
-}
-
-/** sandy as found on this machine. */
-export interface SandyStatus {
-    found: boolean;
-    path?: string;
-    fullVersion?: string;
-    schemaVersion?: number;
-    /** The compat gate's verdict (informational, never blocking). */
-    compat?: CompatVerdictDescription;
-    problem?: SandyProblem;
-    /** Where we looked, for the "sandy not found" view. */
-    searched?: string[];
-}
-
-export interface ProjectsSnapshot {
-    status: SandyStatus;
-    projects: DerivedProject[];
-    sessions: SessionInfo[];
-    dockerReachable: boolean | undefined;
-    /** Last `--print-state` failure, if the last poll failed (the previous projects are kept). */
-    stateProblem?: SandyProblem;
-    polledAt?: number;
-    home: string;
-}
-
-export interface LaunchRequest {
-    workspace: string;
-    /** The view's first fit: the PTY starts at this size. */
-    cols: number;
-    rows: number;
-    /** Extra sandy arguments (e.g. `--new`); never an introspection flag. */
-    args?: string[];
-    /**
-     * The user approved the privileged lines shown with this token (the approval-set hash). The files
-     * are re-read right before the spawn; a different set is shown again instead of being launched.
-     */
-    approvalToken?: string;
-    /** The user chose "Launch anyway" for a sandbox compat warning. */
-    acceptCompatWarning?: boolean;
-}
-
-export type LaunchOutcome =
-    | { kind: 'launched'; session: SessionInfo; warnings: string[] }
-    | { kind: 'already-running'; session: SessionInfo }
-    | { kind: 'refused'; problem: SandyProblem }
-    /** Pre-flight needs the user: pending privileged keys, a refusal, or a compat warning. Nothing was started. */
-    | { kind: 'needs-approval'; request: ApprovalRequest };
-
-export interface AddProjectOutcome {
-    workspace: string;
-    /** `--validate-config` warnings and unknown keys, shown before the first launch. */
-    warnings: string[];
-    problem?: SandyProblem;
-}
-
-export interface RunOutcome {
-    ok: boolean;
-    exitCode?: number;
-    stdout: string;
-    stderr: string;
-}
-
-export interface SandyConfiguration {
-    /** Explicit path to sandy; empty = search PATH and the usual folders. */
-    sandyPath?: string;
-    /** Extra environment variable names passed to sandy (besides the built-in whitelist). */
-    passEnv?: string[];
-}
 
 export interface SandyService extends RpcServer<SandyServiceClient> {
     configure(config: SandyConfiguration): Promise<SandyStatus>;
@@ -119,10 +51,8 @@ export interface SandyService extends RpcServer<SandyServiceClient> {
     getSessions(): Promise<SessionInfo[]>;
 }
 
-export interface SandyServiceClient {
-    onDidChangeSnapshot(snapshot: ProjectsSnapshot): void;
-    onDidChangeSession(session: SessionInfo): void;
-}
+/** This window's end of the service's events (core's {@link SandyServiceEvents}). */
+export type SandyServiceClient = SandyServiceEvents;
 
 /** Frames on the terminal channel: first byte is the kind. */
 export enum TerminalFrame {

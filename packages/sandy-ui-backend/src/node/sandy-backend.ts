@@ -1,584 +1,151 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import type { ApprovalRequest, DisposableLike, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core';
+import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import type { PtySupervisor } from '@sandy-ui/core/lib/node/pty-supervisor';
 import {
-    SandyError, isSandyError, SessionInfo, SandyState, SandySchema, deriveProjects, evaluateCompat, describeVerdict, parseConfigFile, getEffectiveValues,
-    ProjectMetadata, ApprovalRequest, BUNDLED_FALLBACK_SCHEMA, buildApprovalRequest, diffApproval, envSetKeysFrom, PreflightReport,
-    SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult
-} from '@sandy-ui/core';
-import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths } from '@sandy-ui/core/lib/node/settings-io';
-import { runPreflight, valueHashesFor, workspaceHash16 } from '@sandy-ui/core/lib/node/preflight';
-import { ApprovalMemory } from '@sandy-ui/core/lib/node/approval-memory';
-import { sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
-import { PtySupervisor } from '@sandy-ui/core/lib/node/pty-supervisor';
-import { StatePoller } from '@sandy-ui/core/lib/node/state-poller';
-import { ProjectsStore } from '@sandy-ui/core/lib/node/projects-store';
-import { locateSandy, LocatedSandy } from '@sandy-ui/core/lib/node/locate';
-import { ProcessSandyRunner } from '@sandy-ui/core/lib/node/runner';
-import { SandyClient } from '@sandy-ui/core/lib/node/sandy-client';
-import { buildSandyEnv, SandyEnvOptions } from '@sandy-ui/core/lib/node/env';
-import { sweepLocks } from '@sandy-ui/core/lib/node/lock-sweep';
-import { checkWorkspace } from '@sandy-ui/core/lib/node/workspace-guard';
-import {
-    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceClient, SandyStatus
+    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyServiceClient, SandyStatus
 } from '../common/sandy-protocol';
 import { nodePtySpawn } from './node-pty-spawn';
 
-/** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
-const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
-
-function toProblem(e: unknown): SandyProblem {
-    if (isSandyError(e)) {
-        return { code: e.code, message: e.message, hint: e.hint };
-    }
-    return { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: 'See the backend log for details.' };
-}
-
 /**
- * The one sandy backend of this IDE process: it owns the PTY supervisor, the shared state poller
- * and the projects store, and fans every change out to all connected windows.
+ * The one sandy service of this IDE process, as a Theia backend contribution: a thin inversify
+ * adapter over core's {@link SandyServiceCore} (the VS Code plugin wraps the same class), which
+ * owns the PTY supervisor, the shared state poller and the projects store, and fans every change
+ * out to all connected windows. Only the logger and the process lifecycle are Theia's here.
  */
 @injectable()
 export class SandyBackend implements BackendApplicationContribution {
     @inject(ILogger) @named('sandy') protected readonly logger: ILogger;
 
-    readonly home = os.homedir();
-    readonly sandyHome = process.env.SANDY_HOME || path.join(this.home, '.sandy');
-    readonly dataDir = process.env.SANDY_IDE_DATA_DIR || path.join(this.home, '.sandy-ide');
-
-    protected readonly clients = new Set<SandyServiceClient>();
-    /** Folders open in each window (by connection): shown as projects while open. */
-    protected readonly openFolders = new Map<string, string[]>();
-    protected config: SandyConfiguration = {};
-    protected located: LocatedSandy | undefined;
-    protected schema: SandySchema | undefined;
-    protected status: SandyStatus = { found: false };
-    protected locating: Promise<SandyStatus> | undefined;
-    protected latestState: SandyState | undefined;
-    protected stateProblem: SandyProblem | undefined;
-    protected polledAt: number | undefined;
-
-    readonly supervisor = new PtySupervisor(nodePtySpawn);
-    readonly store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
-    readonly approvalMemory = new ApprovalMemory(this.dataDir);
-    readonly poller = new StatePoller<SandyState>(() => this.fetchState(), {
-        visibleIntervalMs: Number(process.env.SANDY_IDE_POLL_MS) || 5000,
-        hiddenIntervalMs: 60_000
+    readonly core = new SandyServiceCore({
+        // The logger is injected after construction: look it up at each call.
+        logger: {
+            info: message => void this.logger.info(message),
+            warn: message => void this.logger.warn(message),
+            error: message => void this.logger.error(message)
+        },
+        spawnPty: nodePtySpawn,
+        logHint: 'See the backend log for details.'
     });
+    protected readonly clients = new Map<SandyServiceClient, DisposableLike>();
+
+    get home(): string {
+        return this.core.home;
+    }
+
+    get sandyHome(): string {
+        return this.core.sandyHome;
+    }
+
+    get dataDir(): string {
+        return this.core.dataDir;
+    }
+
+    get supervisor(): PtySupervisor {
+        return this.core.supervisor;
+    }
 
     initialize(): void {
-        this.supervisor.onDidChangeSession(session => {
-            for (const client of this.clients) {
-                client.onDidChangeSession(session);
-            }
-            if (session.status === 'exited' || session.attachedViews === 0) {
-                void this.poller.pollNow();
-            }
-        });
-        this.poller.onDidPoll(outcome => {
-            if (outcome.ok) {
-                this.latestState = outcome.value;
-                this.stateProblem = undefined;
-            } else {
-                this.stateProblem = toProblem(outcome.error);
-            }
-            this.polledAt = outcome.at;
-            void this.broadcastSnapshot();
-        });
-        void this.ensureLocated();
+        this.core.start();
     }
 
-    async onStop(): Promise<void> {
-        this.poller.dispose();
-        await this.supervisor.dispose();
+    onStop(): Promise<void> {
+        return this.core.dispose();
     }
-
-    // ---- clients and visibility ---------------------------------------------------------------
 
     addClient(client: SandyServiceClient): void {
-        this.clients.add(client);
+        if (!this.clients.has(client)) {
+            this.clients.set(client, this.core.addListener(client));
+        }
     }
 
     removeClient(connectionId: string, client: SandyServiceClient | undefined): void {
         if (client) {
+            this.clients.get(client)?.dispose();
             this.clients.delete(client);
         }
-        this.poller.removeViewer(connectionId);
-        if (this.openFolders.delete(connectionId)) {
-            void this.broadcastSnapshot();
-        }
+        this.core.removeViewer(connectionId, client);
     }
 
-    async setOpenFolders(connectionId: string, folders: string[]): Promise<void> {
-        const canonical: string[] = [];
-        for (const folder of folders) {
-            try {
-                canonical.push(await checkWorkspace(folder, this.home));
-            } catch {
-                // $HOME, / or a vanished folder is never offered as a sandy workspace.
-            }
-        }
-        this.openFolders.set(connectionId, canonical);
-        void this.broadcastSnapshot();
+    setOpenFolders(connectionId: string, folders: string[]): Promise<void> {
+        return this.core.setOpenFolders(connectionId, folders);
     }
 
     setVisible(connectionId: string, visible: boolean): void {
-        this.poller.setVisible(connectionId, visible);
+        this.core.setVisible(connectionId, visible);
     }
 
-    // ---- sandy discovery ----------------------------------------------------------------------
-
-    async configureSandy(config: SandyConfiguration): Promise<SandyStatus> {
-        const changed = JSON.stringify(config) !== JSON.stringify(this.config);
-        this.config = { ...config };
-        if (changed) {
-            this.located = undefined;
-            this.locating = undefined;
-        }
-        return this.ensureLocated();
+    configureSandy(config: SandyConfiguration): Promise<SandyStatus> {
+        return this.core.configureSandy(config);
     }
 
     ensureLocated(): Promise<SandyStatus> {
-        if (!this.locating) {
-            this.locating = this.locate().finally(() => {
-                // Keep a success cached; retry a failure on the next request (the user may have installed sandy).
-                if (!this.status.found) {
-                    this.locating = undefined;
-                }
-            });
-        }
-        return this.locating;
+        return this.core.ensureLocated();
     }
 
-    protected async locate(): Promise<SandyStatus> {
-        try {
-            const located = await locateSandy({ configuredPath: this.config.sandyPath, processEnv: process.env, home: this.home, envOptions: this.envOptions() });
-            this.located = located;
-            const client = this.client(located);
-            let schemaVersion: number | undefined;
-            let schemaFailed = false;
-            try {
-                this.schema = await client.schema();
-                schemaVersion = this.schema.schema_version;
-            } catch (e) {
-                schemaFailed = true;
-                this.logger.warn(`sandy: --print-schema failed: ${toProblem(e).message}`);
-            }
-            const verdict = evaluateCompat({ sandyVersion: located.fullVersion, schemaVersion, schemaFailed });
-            const compat = describeVerdict(verdict);
-            this.logger.info(`sandy: ${located.path} ${located.fullVersion} — compat: ${compat.severity} ${compat.message}`);
-            this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, compat };
-        } catch (e) {
-            this.located = undefined;
-            const problem = toProblem(e);
-            const candidates = (e as { candidates?: Array<{ path: string }> }).candidates;
-            this.status = { found: false, problem, searched: candidates?.map(c => c.path) };
-            this.logger.warn(`sandy: ${problem.message}`);
-        }
-        return this.status;
+    snapshot(): Promise<ProjectsSnapshot> {
+        return this.core.snapshot();
     }
 
-    protected client(located: LocatedSandy): SandyClient {
-        return SandyClient.forPath(located.path, { envOptions: this.envOptions() }, { fullVersion: located.fullVersion });
+    refresh(): Promise<ProjectsSnapshot> {
+        return this.core.refresh();
     }
 
-    /** The whitelist plus what the user enabled in settings (sandy.passEnvironment). */
-    protected envOptions(extra?: Record<string, string>): SandyEnvOptions {
-        const enabled = this.config.passEnv ?? [];
-        return {
-            sandyVars: ['SANDY_HOME', ...enabled.filter(n => n.startsWith('SANDY_'))],
-            credentialVars: enabled.filter(n => !n.startsWith('SANDY_')),
-            extra
-        };
+    addProject(workspace: string): Promise<AddProjectOutcome> {
+        return this.core.addProject(workspace);
     }
 
-    protected baseEnv(extra?: Record<string, string>): Record<string, string> {
-        return buildSandyEnv(process.env, this.envOptions(extra));
+    removeProject(workspace: string): Promise<void> {
+        return this.core.removeProject(workspace);
     }
 
-    // ---- state ------------------------------------------------------------------------------
-
-    protected async fetchState(): Promise<SandyState> {
-        await this.ensureLocated();
-        if (!this.located) {
-            throw new SandyError('not-found', this.status.problem?.message ?? 'sandy was not found.', this.status.problem?.hint ?? '');
-        }
-        return this.client(this.located).state('light');
+    launch(request: LaunchRequest): Promise<LaunchOutcome> {
+        return this.core.launch(request);
     }
 
-    async snapshot(): Promise<ProjectsSnapshot> {
-        const stored = [...await this.store.list()];
-        for (const folder of new Set([...this.openFolders.values()].flat())) {
-            if (!stored.some(p => p.workspace === folder)) {
-                stored.push({ workspace: folder, addedAt: 0 });
-            }
-        }
-        const metadata: Record<string, ProjectMetadata> = {};
-        for (const p of stored) {
-            metadata[p.workspace] = { lastAgent: p.lastAgent, model: p.lastModel, lastLaunched: p.lastLaunchedAt ? new Date(p.lastLaunchedAt) : undefined };
-        }
-        const projects = deriveProjects({
-            state: this.latestState,
-            projects: stored.map(p => ({ workspacePath: p.workspace, exists: fs.existsSync(p.workspace) })),
-            metadata,
-            sessions: this.supervisor.list(),
-            home: this.home,
-            sandyVersion: this.located?.printVersion?.version ?? this.status.fullVersion,
-            sandboxMinCompat: this.schema?.sandy.sandbox_min_compat,
-            agents: this.schema?.agents
-        });
-        return {
-            status: this.status,
-            projects,
-            sessions: this.supervisor.list(),
-            dockerReachable: this.latestState?.docker_reachable,
-            stateProblem: this.status.found ? this.stateProblem : undefined,
-            polledAt: this.polledAt,
-            home: this.home
-        };
+    getSettings(workspace?: string): Promise<SettingsSnapshot> {
+        return this.core.getSettings(workspace);
     }
 
-    async refresh(): Promise<ProjectsSnapshot> {
-        await this.ensureLocated();
-        if (this.status.found) {
-            await this.poller.pollNow();
-        }
-        return this.snapshot();
+    saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult> {
+        return this.core.saveSettings(scope, workspace, edits);
     }
 
-    protected async broadcastSnapshot(): Promise<void> {
-        if (!this.clients.size) {
-            return;
-        }
-        const snapshot = await this.snapshot();
-        for (const client of this.clients) {
-            client.onDidChangeSnapshot(snapshot);
-        }
+    addSecretsToGitignore(workspace: string): Promise<void> {
+        return this.core.addSecretsToGitignore(workspace);
     }
 
-    // ---- projects ---------------------------------------------------------------------------
-
-    async addProject(workspace: string): Promise<AddProjectOutcome> {
-        let canonical: string;
-        try {
-            canonical = await checkWorkspace(workspace, this.home);
-        } catch (e) {
-            return { workspace, warnings: [], problem: toProblem(e) };
-        }
-        await this.store.add(canonical);
-        const warnings = await this.validateWarnings(canonical);
-        void this.broadcastSnapshot();
-        return { workspace: canonical, warnings };
+    preflight(workspace: string): Promise<ApprovalRequest | undefined> {
+        return this.core.preflight(workspace);
     }
 
-    async removeProject(workspace: string): Promise<void> {
-        await this.store.remove(workspace);
-        void this.broadcastSnapshot();
+    revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
+        return this.core.revealApprovalLine(workspace, token, key, line);
     }
 
-    /** `--validate-config` of the workspace files, as sentences; sandy only warns, it never blocks here. */
-    protected async validateWarnings(workspace: string, forLaunch = false): Promise<string[]> {
-        await this.ensureLocated();
-        if (!this.located) {
-            return [];
-        }
-        const warnings: string[] = [];
-        for (const name of ['config', '.secrets']) {
-            const file = path.join(workspace, '.sandy', name);
-            if (!fs.existsSync(file)) {
-                continue;
-            }
-            try {
-                const result = await this.client(this.located).validateConfig(file);
-                for (const w of result.warnings) {
-                    // At launch, privileged keys were just shown (and decided) in the approval view.
-                    if (!(forLaunch && result.privileged_keys_requiring_approval.includes(w.key))) {
-                        warnings.push(`${w.key}: ${w.message} (.sandy/${name})`);
-                    }
-                }
-                if (result.unknown_keys.length) {
-                    warnings.push(`Unknown keys in .sandy/${name} (sandy ignores them): ${result.unknown_keys.join(', ')}`);
-                }
-                if (result.approval_status === 'pending' && !forLaunch) {
-                    warnings.push(`Privileged keys in .sandy/${name} need your approval; launching shows them for you to approve first.`);
-                }
-            } catch (e) {
-                warnings.push(`Could not validate .sandy/${name}: ${toProblem(e).message}`);
-            }
-        }
-        return [...new Set(warnings)];
+    revokeApproval(workspace: string): Promise<boolean> {
+        return this.core.revokeApproval(workspace);
     }
 
-    // ---- sessions ---------------------------------------------------------------------------
-
-    async launch(request: LaunchRequest): Promise<LaunchOutcome> {
-        let workspace: string;
-        try {
-            workspace = await checkWorkspace(request.workspace, this.home);
-        } catch (e) {
-            return { kind: 'refused', problem: toProblem(e) };
-        }
-        const live = this.supervisor.list().find(s => s.workspace === workspace && s.status !== 'exited');
-        if (live) {
-            return { kind: 'already-running', session: live };
-        }
-        const args = request.args ?? [];
-        const bad = args.find(a => a.startsWith('-') && !LAUNCH_FLAGS.has(a));
-        if (bad) {
-            return { kind: 'refused', problem: { code: 'usage', message: `sandy flag ${bad} cannot be used for a launch.`, hint: 'Use the matching Sandy command instead.' } };
-        }
-        await this.ensureLocated();
-        if (!this.located) {
-            return { kind: 'refused', problem: this.status.problem ?? { code: 'not-found', message: 'sandy was not found.', hint: '' } };
-        }
-        const warnings: string[] = [];
-        try {
-            const sweep = await sweepLocks(this.sandyHome, workspace);
-            if (sweep.outcome === 'removed') {
-                warnings.push(`Removed a stale lock left by a dead sandy (pid ${sweep.pid ?? '?'}).`);
-            }
-        } catch (e) {
-            this.logger.warn(`sandy: lock sweep failed for ${workspace}: ${toProblem(e).message}`);
-        }
-        // Pre-flight right before the spawn, from the files as they are now: what the user approved must
-        // be exactly what sandy will load (the token is the launcher's approval-set hash).
-        const { report, request: approval } = await this.analyze(workspace);
-        let autoApprove = false;
-        if (approval) {
-            const approvedThis = approval.kind === 'approve' && !!request.approvalToken && request.approvalToken === approval.token;
-            const compatAccepted = approval.kind === 'compat' && request.acceptCompatWarning;
-            if (!approvedThis && !compatAccepted) {
-                return { kind: 'needs-approval', request: approval };
-            }
-            autoApprove = approvedThis;
-        }
-        warnings.push(...await this.validateWarnings(workspace, true));
-        const launchConfig = this.effectiveConfig(workspace);
-        let session: SessionInfo;
-        try {
-            // SANDY_AUTO_APPROVE_PRIVILEGED only for this one spawn, only after the user approved these exact lines.
-            session = this.supervisor.launch({
-                sandyPath: this.located.path,
-                args,
-                workspace,
-                env: { ...this.baseEnv(autoApprove ? { SANDY_AUTO_APPROVE_PRIVILEGED: '1' } : undefined), TERM: 'xterm-256color', COLORTERM: 'truecolor' },
-                autoApproved: autoApprove,
-                cols: request.cols,
-                rows: request.rows,
-                agent: launchConfig.agent
-            });
-        } catch (e) {
-            return { kind: 'refused', problem: toProblem(e) };
-        }
-        await this.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
-        if (autoApprove) {
-            // sandy records key names only; remember value hashes so the next view can say which value changed.
-            await this.approvalMemory.record(workspaceHash16(workspace), valueHashesFor(report.pendingPrivileged))
-                .catch(e => this.logger.warn(`sandy: could not record approved values: ${toProblem(e).message}`));
-        }
-        void this.poller.pollNow();
-        return { kind: 'launched', session, warnings };
+    rebuildSandbox(workspace: string): Promise<RunOutcome> {
+        return this.core.rebuildSandbox(workspace);
     }
 
-    // ---- settings ---------------------------------------------------------------------------
-
-    protected schemaInput(): { schema: SandySchema; input: { privilegedKeys: string[]; passiveKeys: string[]; envOnlyKeys: string[]; keys: SandySchema['config']['privileged_keys'] } } {
-        const schema = this.schema ?? BUNDLED_FALLBACK_SCHEMA;
-        const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
-        return {
-            schema,
-            input: {
-                privilegedKeys: schema.config.privileged_keys.map(k => k.name),
-                passiveKeys: schema.config.passive_keys.map(k => k.name),
-                envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
-                keys
-            }
-        };
-    }
-
-    async getSettings(workspace?: string): Promise<SettingsSnapshot> {
-        await this.ensureLocated();
-        const { schema, input } = this.schemaInput();
-        const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
-        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
-        const schemaSource = this.schema ? 'sandy' : this.status.found ? 'fallback' : 'missing';
-        return {
-            schema,
-            schemaSource,
-            sandyProblem: schemaSource === 'sandy' ? undefined : schemaSource === 'missing'
-                ? { message: this.status.problem?.message ?? 'sandy was not found.', hint: this.status.problem?.hint }
-                : { message: `sandy ${this.status.fullVersion ?? ''} did not answer --print-schema; the bundled schema of sandy 1.7.1 is used.`, hint: 'See the backend log; update sandy if it is older than 0.12.' },
-            scopes: {
-                project: canonical ? await readSettingsScope(scopePaths('project', { workspace: canonical, sandyHome }), schema) : undefined,
-                global: await readSettingsScope(scopePaths('global', { sandyHome }), schema)
-            },
-            workspace: canonical,
-            gitignoreWarning: canonical ? await gitignoreWarning(canonical) : undefined,
-            envSet: envSetKeysFrom(this.baseEnv(), input)
-        };
-    }
-
-    async saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult> {
-        try {
-            const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
-            const paths = scopePaths(scope, { workspace: canonical, sandyHome: this.baseEnv().SANDY_HOME || this.sandyHome });
-            const { written, mismatches } = await saveSettingsScope(paths, edits);
-            if (mismatches.length) {
-                this.logger.warn(`sandy settings: read-back mismatch after saving ${scope} scope: ${mismatches.join(', ')}`);
-            }
-            const validateVerdict: string[] = [];
-            await this.ensureLocated();
-            if (this.located) {
-                for (const file of written) {
-                    try {
-                        validateVerdict.push(...describeValidateResult(await this.client(this.located).validateConfig(file)));
-                    } catch (e) {
-                        validateVerdict.push(`Could not validate ${file}: ${toProblem(e).message}`);
-                    }
-                }
-            }
-            void this.broadcastSnapshot();
-            return { ok: true, validateVerdict, mismatches };
-        } catch (e) {
-            const problem = toProblem(e);
-            return { ok: false, error: { message: problem.message, hint: (e as { hint?: string }).hint ?? problem.hint } };
-        }
-    }
-
-    async addSecretsToGitignore(workspace: string): Promise<void> {
-        await addSecretsToGitignore(await checkWorkspace(workspace, this.home));
-    }
-
-    // ---- pre-flight -------------------------------------------------------------------------
-
-    /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
-    protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined }> {
-        const { schema, input: schemaInput } = this.schemaInput();
-        const keys = schemaInput.keys;
-        const launchEnv = this.baseEnv();
-        const sandbox = this.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
-        const report = await runPreflight({
-            workspacePath: workspace,
-            canonical: true,
-            sandyHome: launchEnv.SANDY_HOME || this.sandyHome,
-            schema: schemaInput,
-            envSetKeys: envSetKeysFrom(launchEnv, schemaInput),
-            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
-            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
-        });
-        const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
-        let approvalText: string | undefined;
-        try {
-            approvalText = await fs.promises.readFile(report.approvalFilePath, 'utf8');
-        } catch {
-            approvalText = undefined;
-        }
-        const diff = diffApproval(approvalText, report.pendingPrivileged, {
-            currentSetHash: report.approvalSetHash,
-            approvedValueHashes: remembered,
-            currentValueHashes: valueHashesFor(report.pendingPrivileged)
-        });
-        const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
-        return { report, request: buildApprovalRequest(report, diff, descriptions) };
-    }
-
-    async preflight(workspace: string): Promise<ApprovalRequest | undefined> {
-        const canonical = await checkWorkspace(workspace, this.home);
-        return (await this.analyze(canonical)).request;
-    }
-
-    async revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
-        const canonical = await checkWorkspace(workspace, this.home);
-        const { report } = await this.analyze(canonical);
-        if (report.approvalSetHash !== token) {
-            return undefined;
-        }
-        return report.pendingPrivileged.find(p => p.key === key && p.line === line)?.rawLine;
-    }
-
-    async revokeApproval(workspace: string): Promise<boolean> {
-        const canonical = await checkWorkspace(workspace, this.home);
-        const { report } = await this.analyze(canonical);
-        await this.approvalMemory.forget(workspaceHash16(canonical)).catch(() => undefined);
-        try {
-            await fs.promises.unlink(report.approvalFilePath);
-            void this.poller.pollNow();
-            return true;
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    async rebuildSandbox(workspace: string): Promise<RunOutcome> {
-        const canonical = await checkWorkspace(workspace, this.home);
-        return this.runMaintenance(['--reset-sandbox', '--workspace', canonical, '--keep-approvals', '--yes'], canonical);
-    }
-
-    protected async runMaintenance(args: string[], workspace: string): Promise<RunOutcome> {
-        await this.ensureLocated();
-        if (!this.located) {
-            return { ok: false, stdout: '', stderr: this.status.problem?.message ?? 'sandy was not found.' };
-        }
-        if (this.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
-            return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
-        }
-        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, envOptions: this.envOptions() });
-        const result = await runner.run(args, { timeoutMs: 120_000, cwd: workspace });
-        void this.poller.pollNow();
-        return { ok: result.exitCode === 0, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
-    }
-
-    /** Agent and model as sandy will resolve them: env > workspace > home > default (CONTRACT §3.1). */
-    protected effectiveConfig(workspace: string): { agent?: string; model?: string } {
-        const read = (file: string) => {
-            try {
-                return getEffectiveValues(parseConfigFile(fs.readFileSync(file, 'utf8')));
-            } catch {
-                return {} as Record<string, string>;
-            }
-        };
-        const merged: Record<string, string> = {
-            ...read(path.join(this.sandyHome, 'config')),
-            ...read(path.join(this.sandyHome, '.secrets')),
-            ...read(path.join(workspace, '.sandy', 'config')),
-            ...read(path.join(workspace, '.sandy', '.secrets'))
-        };
-        const agent = process.env.SANDY_AGENT || merged.SANDY_AGENT || 'claude';
-        const model = process.env.SANDY_MODEL || merged.SANDY_MODEL || undefined;
-        return { agent, model };
-    }
-
-    async stop(sessionId: string): Promise<SessionInfo | undefined> {
-        if (!this.supervisor.get(sessionId)) {
-            return undefined;
-        }
-        const info = await this.supervisor.stop(sessionId);
-        void this.poller.pollNow();
-        return info;
+    stop(sessionId: string): Promise<SessionInfo | undefined> {
+        return this.core.stop(sessionId);
     }
 
     resize(sessionId: string, cols: number, rows: number): void {
-        if (this.supervisor.get(sessionId)) {
-            this.supervisor.resize(sessionId, cols, rows);
-        }
+        this.core.resize(sessionId, cols, rows);
     }
 
     forgetSession(sessionId: string): void {
-        this.supervisor.forget(sessionId);
+        this.core.forgetSession(sessionId);
     }
 
-    async removeSandbox(workspace: string): Promise<RunOutcome> {
-        const result = await this.runMaintenance(['--remove-sandbox', '--workspace', workspace, '--yes'], workspace);
-        if (result.ok) {
-            // sandy deletes its approval file with the sandbox; our value record goes too.
-            await this.approvalMemory.forget(workspaceHash16(workspace)).catch(() => undefined);
-        }
-        return result;
+    removeSandbox(workspace: string): Promise<RunOutcome> {
+        return this.core.removeSandbox(workspace);
     }
 }

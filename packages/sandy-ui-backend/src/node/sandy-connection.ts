@@ -112,6 +112,6 @@ export class SandyConnection implements SandyService {
     }
 
     async getSessions(): Promise<SessionInfo[]> {
-        return this.backend.supervisor.list();
+        return this.backend.core.sessions();
     }
 }

@@ -445,6 +445,17 @@ describe('settings-view (DOM)', () => {
         expect($('.sandy-settings-banners').textContent).to.equal('');
     });
 
+    it('reveals a key (the approval view\'s Open Settings): its control gets focus and a passing highlight', () => {
+        view = new SandySettingsView(container, host);
+        view.update(snapshot());
+        // jsdom has no layout: scrolling is a no-op there.
+        (dom.window.HTMLElement.prototype as unknown as { scrollIntoView(): void }).scrollIntoView = () => undefined;
+        view.revealKey('SANDY_ALLOW_LAN_HOSTS');
+        expect(row('SANDY_ALLOW_LAN_HOSTS').classList.contains('sandy-settings-highlight')).to.equal(true);
+        expect(row('SANDY_ALLOW_LAN_HOSTS').contains(dom.window.document.activeElement)).to.equal(true);
+        view.revealKey('NO_SUCH_KEY');
+    });
+
     it('opens the raw files', async () => {
         view = new SandySettingsView(container, host);
         view.update(snapshot());

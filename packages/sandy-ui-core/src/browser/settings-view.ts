@@ -159,6 +159,17 @@ export class SandySettingsView {
         (tab ?? this.filterInput).focus();
     }
 
+    /** Moves focus to one key's control and highlights it (the approval view's "Open Settings"). */
+    revealKey(key: string): void {
+        const row = this.root.querySelector<HTMLElement>(`[data-key="${cssEscape(key)}"]`);
+        if (row) {
+            row.scrollIntoView({ block: 'center' });
+            row.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+            row.classList.add('sandy-settings-highlight');
+            setTimeout(() => row.classList.remove('sandy-settings-highlight'), 2000);
+        }
+    }
+
     dispose(): void {
         this.disposed = true;
         this.root.remove();
@@ -1132,4 +1143,10 @@ function safe<T>(read: () => T, fallback: T): T {
     } catch {
         return fallback;
     }
+}
+
+/** CSS.escape where it exists (browsers); schema key names need nothing more than this fallback. */
+function cssEscape(value: string): string {
+    const css = (globalThis as { CSS?: { escape?(v: string): string } }).CSS;
+    return css?.escape ? css.escape(value) : value.replace(/[^A-Za-z0-9_-]/g, c => `\\${c}`);
 }

@@ -23,3 +23,8 @@ export * from './preflight';
 export * from './approval-diff';
 export * from './settings-form';
 export * from './approval-model';
+export * from './service-protocol';
+export * from './launch-flow';
+export * from './links';
+export * from './ide-preferences';
+export * from './ide-commands';

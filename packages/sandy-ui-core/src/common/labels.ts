@@ -41,3 +41,67 @@ export function formatElapsed(ms: number): string {
     }
     return `${sec}s`;
 }
+
+/** The status bar's session count: `N sandy sessions` (hosts add their own icon syntax). */
+export function sessionsStatusText(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
+    return `${live.length} sandy session${live.length === 1 ? '' : 's'}`;
+}
+
+export function sessionsStatusTooltip(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
+    return live.map(s => `${workspaceLabel(s.workspace)} — pid ${s.pid}`).join('\n') + '\nClick to switch';
+}
+
+/** The focused session: `pid · agent · elapsed`. */
+export function activeSessionText(session: Pick<SessionInfo, 'pid' | 'agent' | 'startedAt'>, now = Date.now()): string {
+    const parts = [`pid ${session.pid}`];
+    if (session.agent) {
+        parts.push(session.agent);
+    }
+    parts.push(formatElapsed(now - session.startedAt));
+    return parts.join(' · ');
+}
+
+export function activeSessionTooltip(session: Pick<SessionInfo, 'workspace' | 'status'>): string {
+    return `sandy in ${session.workspace}${session.status === 'stopping' ? ' (stopping…)' : ''}`;
+}
+
+/** One row of the "switch / stop / reattach which session?" pick. */
+export function sessionPickItem(s: SessionInfo, now = Date.now()): { label: string; description: string; detail: string } {
+    return {
+        label: workspaceLabel(s.workspace),
+        description: `pid ${s.pid}${s.agent ? ` · ${s.agent}` : ''} · ${formatElapsed(now - s.startedAt)}`,
+        detail: s.workspace
+    };
+}
+
+/** A terminal notification (OSC 9 / 99 / 777) as a host notification's text. */
+export function notificationText(workspace: string, n: { title?: string; body: string }): string {
+    const text = n.title ? `${n.title}: ${n.body}` : n.body;
+    return `sandy (${workspaceLabel(workspace)}): ${text}`;
+}
+
+/** The sandy terminal tab's title: `● ` while a notification is unread, ` (ended)` after exit. */
+export function terminalTitle(workspace: string, session: Pick<SessionInfo, 'status'> | undefined, unread: boolean): string {
+    const ended = session?.status === 'exited' ? ' (ended)' : '';
+    return `${unread ? '● ' : ''}sandy: ${workspaceLabel(workspace)}${ended}`;
+}
+
+export function terminalCaption(workspace: string, session: Pick<SessionInfo, 'pid' | 'status'> | undefined): string {
+    return `${workspace}${session ? ` — pid ${session.pid}, ${session.status}` : ''}`;
+}
+
+/** The confirmation of Remove Sandbox (destructive: both hosts ask with these words). */
+export function removeSandboxPrompt(displayPath: string): string {
+    return `Remove the sandbox of ${displayPath}? Its agent state, caches, history and approvals are deleted (sandy --remove-sandbox). The workspace files are not touched.`;
+}
+
+export function revokeApprovalText(displayName: string, removed: boolean): string {
+    return removed
+        ? `Sandy: approval for ${displayName} revoked — the next launch asks again.`
+        : `Sandy: ${displayName} had no recorded approval.`;
+}
+
+/** After a tab closed on a live session: it only detached. */
+export function detachedText(workspace: string): string {
+    return `sandy (${workspaceLabel(workspace)}) keeps running in the background.`;
+}

@@ -88,3 +88,48 @@ export function projectTooltip(p: DerivedProject): string {
     }
     return lines.join('\n');
 }
+
+/** Codicon name of each state badge (both hosts draw codicons: Theia's `codicon-*`, VS Code's `ThemeIcon`). */
+export const PROJECT_STATE_ICONS: Readonly<Record<string, string>> = {
+    fresh: 'circle-large-outline',
+    current: 'pass',
+    stale: 'history',
+    locked: 'lock',
+    running: 'debug-start'
+};
+
+export function projectStateIcon(state: string): string {
+    return PROJECT_STATE_ICONS[state] ?? 'circle-outline';
+}
+
+/** A line above the projects: why the list may be stale or a launch may fail. */
+export interface ProjectsBanner {
+    kind: 'state' | 'docker' | 'compat';
+    severity: 'error' | 'warning';
+    text: string;
+}
+
+export const DOCKER_UNREACHABLE_TEXT = 'Docker is not reachable. Start Docker (Docker Desktop, or sudo systemctl start docker) — sandy needs it to launch.';
+
+export function projectsBanners(snapshot: {
+    stateProblem?: { message: string; hint: string };
+    dockerReachable: boolean | undefined;
+    status: { compat?: { severity: string; message: string } };
+}): ProjectsBanner[] {
+    const banners: ProjectsBanner[] = [];
+    if (snapshot.stateProblem) {
+        banners.push({ kind: 'state', severity: 'error', text: `${snapshot.stateProblem.message} ${snapshot.stateProblem.hint}` });
+    }
+    if (snapshot.dockerReachable === false) {
+        banners.push({ kind: 'docker', severity: 'warning', text: DOCKER_UNREACHABLE_TEXT });
+    }
+    const compat = snapshot.status.compat;
+    if (compat && compat.severity !== 'none') {
+        banners.push({ kind: 'compat', severity: compat.severity === 'error' ? 'error' : 'warning', text: compat.message });
+    }
+    return banners;
+}
+
+/** The "sandy not found" explanation, with the install command. */
+export const SANDY_INSTALL_COMMAND = 'curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash';
+export const SANDY_SEARCHED_TEXT = 'No sandy executable on PATH or in ~/.local/bin, /usr/local/bin, /opt/homebrew/bin, ~/bin.';

@@ -1229,3 +1229,19 @@ export function describeValidateResult(result: ValidateVerdictInput): string[] {
     }
     return lines;
 }
+
+/** What a host writes to its "Sandy Settings" log after a save: mismatches, the failure, sandy's verdict. */
+export function settingsSaveLogLines(scope: SettingsScope, result: SettingsSaveResult, at = new Date()): string[] {
+    const stamp = at.toISOString();
+    const lines: string[] = [];
+    if (result.mismatches?.length) {
+        lines.push(`${stamp} ${scope}: these keys did not read back as written: ${result.mismatches.join(', ')}`);
+    }
+    if (result.error) {
+        lines.push(`${stamp} ${scope}: save failed: ${result.error.message} ${result.error.hint ?? ''}`);
+    }
+    for (const line of result.validateVerdict ?? []) {
+        lines.push(`${stamp} ${scope}: ${line}`);
+    }
+    return lines;
+}

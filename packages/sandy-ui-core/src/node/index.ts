@@ -8,3 +8,4 @@ export * from './docker-client';
 export * from './workspace-guard';
 export { main as runCli, formatState, formatSchema, formatValidation, formatSweep, USAGE } from './cli';
 export type { DoctorCheck, CliIo } from './cli';
+export * from './sandy-service';

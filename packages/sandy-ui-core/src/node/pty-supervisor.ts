@@ -345,3 +345,25 @@ const SIGNAL_NAMES: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIG
 function signalName(n: number): string {
     return SIGNAL_NAMES[n] ?? `signal ${n}`;
 }
+
+/** The part of node-pty's module the adapter needs (structural: the core never imports node-pty). */
+export interface NodePtyModuleLike {
+    spawn(file: string, args: string[], options: { name: string; cols: number; rows: number; cwd: string; env: Record<string, string> }): PtyLike;
+}
+
+/** node-pty behind core's PtySpawn; each host passes the module it loaded (Theia's backend, the VS Code extension host). */
+export function ptySpawnFrom(nodePty: NodePtyModuleLike): PtySpawn {
+    return (file, args, options) => {
+        const p = nodePty.spawn(file, args, { name: options.name, cols: options.cols, rows: options.rows, cwd: options.cwd, env: options.env });
+        return {
+            pid: p.pid,
+            onData: listener => p.onData(listener),
+            onExit: listener => p.onExit(listener),
+            write: data => p.write(data),
+            resize: (cols, rows) => p.resize(cols, rows),
+            pause: () => p.pause(),
+            resume: () => p.resume(),
+            kill: signal => p.kill(signal)
+        };
+    };
+}

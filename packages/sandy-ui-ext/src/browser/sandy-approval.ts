@@ -6,6 +6,7 @@ import URI from '@theia/core/lib/common/uri';
 import { ApprovalView } from '@sandy-ui/core/lib/browser/approval-view';
 import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { clearForLaunch, LaunchClearance } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 
 export const SANDY_APPROVAL_WIDGET_FACTORY_ID = 'sandy-approval';
@@ -68,11 +69,7 @@ export class SandyApprovalWidget extends BaseWidget {
     }
 }
 
-/** What a launch carries once pre-flight is settled. */
-export interface LaunchClearance {
-    approvalToken?: string;
-    acceptCompatWarning?: boolean;
-}
+export type { LaunchClearance } from '@sandy-ui/core/lib/common/launch-flow';
 
 export const OPEN_SETTINGS_COMMAND_ID = 'sandy.openSettings';
 
@@ -89,35 +86,15 @@ export class SandyApprovalService {
      * Walk the user through pre-flight until the launch may go ahead. Returns what the launch must
      * carry, or undefined when the user rejected (then nothing is started).
      */
-    async clearForLaunch(workspace: string, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
-        let request = first ?? await this.service.preflight(workspace);
-        while (request) {
-            const decision = await this.ask(request);
-            switch (decision) {
-                case 'approve':
-                    return { approvalToken: request.token };
-                case 'launch-anyway':
-                    return { acceptCompatWarning: true };
-                case 'rebuild': {
-                    const result = await this.service.rebuildSandbox(workspace);
-                    if (!result.ok) {
-                        this.messages.error(`Sandy: rebuilding the sandbox failed (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
-                        return undefined;
-                    }
-                    this.messages.info(`Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`);
-                    request = await this.service.preflight(workspace);
-                    continue;
-                }
-                case 'open-settings': {
-                    const key = request.refusals[0]?.key;
-                    await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace, key });
-                    return undefined;
-                }
-                default:
-                    return undefined;
-            }
-        }
-        return {};
+    clearForLaunch(workspace: string, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
+        return clearForLaunch(workspace, {
+            preflight: ws => this.service.preflight(ws),
+            ask: request => this.ask(request),
+            rebuildSandbox: ws => this.service.rebuildSandbox(ws),
+            openSettings: async (ws, key) => { await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace: ws, key }); },
+            info: message => void this.messages.info(message),
+            error: message => void this.messages.error(message)
+        }, first);
     }
 
     async ask(request: ApprovalRequest): Promise<ApprovalDecision> {

@@ -1,19 +1,25 @@
 import { Command } from '@theia/core';
+import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+
+/** Theia Commands from core's shared command table (the VS Code plugin contributes the same ids). */
+function command(c: { id: string; label: string; icon?: string }): Command {
+    return { id: c.id, category: SANDY_COMMAND_CATEGORY, label: c.label, iconClass: c.icon ? `codicon codicon-${c.icon}` : undefined };
+}
 
 export namespace SandyCommands {
-    const category = 'Sandy';
-    export const LAUNCH: Command = { id: 'sandy.launch', category, label: 'Launch', iconClass: 'codicon codicon-play' };
-    export const STOP: Command = { id: 'sandy.stop', category, label: 'Stop', iconClass: 'codicon codicon-debug-stop' };
-    export const DETACH: Command = { id: 'sandy.detach', category, label: 'Detach' };
-    export const REATTACH: Command = { id: 'sandy.reattach', category, label: 'Reattach' };
-    export const SWITCH_SESSION: Command = { id: 'sandy.switchSession', category, label: 'Switch Session' };
-    export const ADD_PROJECT: Command = { id: 'sandy.addProject', category, label: 'Add Project', iconClass: 'codicon codicon-add' };
-    export const REFRESH: Command = { id: 'sandy.refresh', category, label: 'Refresh', iconClass: 'codicon codicon-refresh' };
-    export const REVEAL_SANDBOX: Command = { id: 'sandy.revealSandbox', category, label: 'Reveal Sandbox Folder' };
-    export const COPY_WORKSPACE_PATH: Command = { id: 'sandy.copyWorkspacePath', category, label: 'Copy Workspace Path' };
-    export const REMOVE_SANDBOX: Command = { id: 'sandy.removeSandbox', category, label: 'Remove Sandbox…' };
-    export const REMOVE_PROJECT: Command = { id: 'sandy.removeProject', category, label: 'Remove from Projects' };
-    export const OPEN_SETTINGS: Command = { id: 'sandy.openSettings', category, label: 'Open Settings', iconClass: 'codicon codicon-settings-gear' };
-    export const REVOKE_APPROVAL: Command = { id: 'sandy.revokeApproval', category, label: 'Revoke Approval' };
-    export const SHOW_VIEW: Command = { id: 'sandy.showView', category, label: 'Show Projects' };
+    export const LAUNCH = command(SANDY_IDE_COMMANDS.LAUNCH);
+    export const STOP = command(SANDY_IDE_COMMANDS.STOP);
+    export const DETACH = command(SANDY_IDE_COMMANDS.DETACH);
+    export const REATTACH = command(SANDY_IDE_COMMANDS.REATTACH);
+    export const SWITCH_SESSION = command(SANDY_IDE_COMMANDS.SWITCH_SESSION);
+    export const ADD_PROJECT = command(SANDY_IDE_COMMANDS.ADD_PROJECT);
+    export const REFRESH = command(SANDY_IDE_COMMANDS.REFRESH);
+    export const REVEAL_SANDBOX = command(SANDY_IDE_COMMANDS.REVEAL_SANDBOX);
+    export const COPY_WORKSPACE_PATH = command(SANDY_IDE_COMMANDS.COPY_WORKSPACE_PATH);
+    export const REMOVE_SANDBOX = command(SANDY_IDE_COMMANDS.REMOVE_SANDBOX);
+    export const REMOVE_PROJECT = command(SANDY_IDE_COMMANDS.REMOVE_PROJECT);
+    export const OPEN_SETTINGS = command(SANDY_IDE_COMMANDS.OPEN_SETTINGS);
+    export const REVOKE_APPROVAL = command(SANDY_IDE_COMMANDS.REVOKE_APPROVAL);
+    /** Theia only: the plugin's view gets VS Code's generated `sandy.projects.focus`. */
+    export const SHOW_VIEW: Command = { id: 'sandy.showView', category: SANDY_COMMAND_CATEGORY, label: 'Show Projects' };
 }

@@ -1,10 +1,11 @@
 import '../../src/browser/style/sandy.css';
 import '@xterm/xterm/css/xterm.css';
+import '@sandy-ui/core/css/terminal.css';
 import '@sandy-ui/core/css/approval.css';
 import '@sandy-ui/core/css/settings.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import {
-    bindViewContribution, FrontendApplicationContribution, ViewContainer, WidgetFactory, WidgetManager,
+    bindViewContribution, FrontendApplicationContribution, KeybindingContribution, ViewContainer, WidgetFactory, WidgetManager,
     codicon
 } from '@theia/core/lib/browser';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
@@ -19,6 +20,8 @@ import { SandyStatusBar } from './sandy-status-bar';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
 import { bindSandyPreferences } from './sandy-preferences';
+import { SandyTerminalKeybindings } from './sandy-terminal-keybindings';
+import { CommandContribution } from '@theia/core';
 import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
 import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
@@ -94,6 +97,11 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
 
     bind(SandyStatusBar).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(SandyStatusBar);
+
+    bind(SandyTerminalKeybindings).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(SandyTerminalKeybindings);
+    bind(KeybindingContribution).toService(SandyTerminalKeybindings);
+    bind(CommandContribution).toService(SandyTerminalKeybindings);
 
     bindSandyBranding(bind, rebind);
 });

@@ -3,6 +3,7 @@ import { OpenerService, open } from '@theia/core/lib/browser';
 import { WindowService } from '@theia/core/lib/browser/window/window-service';
 import URI from '@theia/core/lib/common/uri';
 import { MessageService } from '@theia/core';
+import { classifyLink } from '@sandy-ui/core/lib/common/links';
 
 /** Opens links from sandy's terminal: web links in a new browser tab, file links in an editor. */
 @injectable()
@@ -12,19 +13,13 @@ export class SandyLinkOpener {
     @inject(MessageService) protected readonly messages: MessageService;
 
     async open(uri: string): Promise<void> {
-        let parsed: URL;
-        try {
-            parsed = new URL(uri);
-        } catch {
-            this.messages.warn(`Sandy: not a valid link: ${uri.slice(0, 200)}`);
-            return;
-        }
-        if (parsed.protocol === 'http:' || parsed.protocol === 'https:' || parsed.protocol === 'mailto:') {
-            this.windowService.openNewWindow(parsed.toString(), { external: true });
-        } else if (parsed.protocol === 'file:') {
-            await open(this.openerService, new URI(parsed.toString()));
+        const action = classifyLink(uri);
+        if (action.kind === 'external') {
+            this.windowService.openNewWindow(action.url, { external: true });
+        } else if (action.kind === 'file') {
+            await open(this.openerService, new URI(action.url));
         } else {
-            this.messages.warn(`Sandy: links with ${parsed.protocol} are not opened.`);
+            this.messages.warn(action.message);
         }
     }
 }

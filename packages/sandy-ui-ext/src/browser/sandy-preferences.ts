@@ -1,25 +1,10 @@
 import { interfaces } from '@theia/core/shared/inversify';
+import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/lib/common/ide-preferences';
 import { createPreferenceProxy, PreferenceContribution, PreferenceProxy, PreferenceSchema, PreferenceService } from '@theia/core/lib/common/preferences';
 
 export const sandyPreferenceSchema: PreferenceSchema = {
-    properties: {
-        'sandy.path': {
-            type: 'string',
-            default: '',
-            description: 'Path to the sandy executable. Empty: search PATH, ~/.local/bin, /usr/local/bin, /opt/homebrew/bin and ~/bin.'
-        },
-        'sandy.passEnvironment': {
-            type: 'array',
-            items: { type: 'string' },
-            default: [],
-            description: 'Extra environment variables passed to sandy besides the built-in whitelist (HOME, USER, PATH, LANG, LC_*, TERM, SHELL, SANDY_HOME…), e.g. credential variables you want sandy to see.'
-        },
-        'sandy.notifications': {
-            type: 'boolean',
-            default: true,
-            description: 'Show a notification when a sandy session asks for attention (OSC 9 / 99 / 777).'
-        }
-    }
+    // Shared with the VS Code plugin's contributes.configuration; a copy, because Theia annotates schema objects.
+    properties: JSON.parse(JSON.stringify(SANDY_PREFERENCE_PROPERTIES))
 };
 
 export interface SandyConfiguration {

@@ -3,20 +3,14 @@ import { inject, injectable, postConstruct } from '@theia/core/shared/inversify'
 import { ContextMenuRenderer, Message, ReactWidget, codicon } from '@theia/core/lib/browser';
 import { MenuPath } from '@theia/core';
 import type { DerivedProject } from '@sandy-ui/core';
-import { describeProjectState, projectDescription, projectTooltip } from '@sandy-ui/core/lib/common/project-labels';
+import {
+    describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, SANDY_SEARCHED_TEXT
+} from '@sandy-ui/core/lib/common/project-labels';
 import { ProjectsSnapshot } from '@sandy-ui/backend/lib/common';
 import { SandyStateService } from './sandy-state-service';
 
 export const SANDY_PROJECTS_CONTEXT_MENU: MenuPath = ['sandy-projects-context-menu'];
 export const SANDY_PROJECTS_VIEW_ID = 'sandy-projects';
-
-const STATE_ICONS: Record<string, string> = {
-    fresh: 'circle-large-outline',
-    current: 'pass',
-    stale: 'history',
-    locked: 'lock',
-    running: 'debug-start'
-};
 
 /**
  * The Projects view: one row per project (added workspaces, open folders and sandy's sandboxes) with
@@ -111,7 +105,7 @@ export class SandyProjectsWidget extends ReactWidget {
             onClick={e => this.onRowClick(p, e)}
             onContextMenu={e => this.openContextMenu(p, e)}
             onKeyDown={e => this.onRowKey(p, e)}>
-            <span className={`${codicon(STATE_ICONS[p.state] ?? 'circle-outline')} sandy-state-icon sandy-state-${p.state}`} aria-hidden='true' />
+            <span className={`${codicon(projectStateIcon(p.state))} sandy-state-icon sandy-state-${p.state}`} aria-hidden='true' />
             <span className='sandy-project-name'>{p.displayName}</span>
             <span className='sandy-project-description'>{projectDescription(p)}</span>
         </li>;
@@ -164,20 +158,8 @@ export class SandyProjectsWidget extends ReactWidget {
     }
 
     protected renderBanners(snapshot: ProjectsSnapshot): React.ReactNode {
-        const banners: React.ReactNode[] = [];
-        if (snapshot.stateProblem) {
-            banners.push(<div key='state' role='alert' className='sandy-banner sandy-banner-error'>{snapshot.stateProblem.message} {snapshot.stateProblem.hint}</div>);
-        }
-        if (snapshot.dockerReachable === false) {
-            banners.push(<div key='docker' role='status' className='sandy-banner sandy-banner-warning sandy-docker-unreachable'>
-                Docker is not reachable. Start Docker (Docker Desktop, or <code>sudo systemctl start docker</code>) — sandy needs it to launch.
-            </div>);
-        }
-        const compat = snapshot.status.compat;
-        if (compat && compat.severity !== 'none') {
-            banners.push(<div key='compat' role='status' className={`sandy-banner sandy-banner-${compat.severity === 'error' ? 'error' : 'warning'}`}>{compat.message}</div>);
-        }
-        return banners;
+        return projectsBanners(snapshot).map(b => <div key={b.kind} role={b.kind === 'state' ? 'alert' : 'status'}
+            className={`sandy-banner sandy-banner-${b.severity}${b.kind === 'docker' ? ' sandy-docker-unreachable' : ''}`}>{b.text}</div>);
     }
 
     protected renderEmpty(snapshot: ProjectsSnapshot | undefined): React.ReactNode {
@@ -188,9 +170,9 @@ export class SandyProjectsWidget extends ReactWidget {
         if (!status.found) {
             return <div className='theia-widget-noInfo sandy-empty sandy-not-found'>
                 <p><strong>sandy was not found.</strong></p>
-                <p>{status.problem?.message ?? 'No sandy executable on PATH or in ~/.local/bin, /usr/local/bin, /opt/homebrew/bin, ~/bin.'}</p>
+                <p>{status.problem?.message ?? SANDY_SEARCHED_TEXT}</p>
                 <p>Install it:</p>
-                <pre className='sandy-install-command'>curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash</pre>
+                <pre className='sandy-install-command'>{SANDY_INSTALL_COMMAND}</pre>
                 <p>or set <code>sandy.path</code> in Preferences, then press Refresh.</p>
             </div>;
         }

@@ -8,6 +8,7 @@ import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { SandySettingsView } from '@sandy-ui/core/lib/browser/settings-view';
 import type { SettingsEdits, SettingsSaveResult, SettingsScope } from '@sandy-ui/core';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { settingsSaveLogLines } from '@sandy-ui/core/lib/common/settings-form';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 
 export const SANDY_SETTINGS_WIDGET_FACTORY_ID = 'sandy-settings';
@@ -114,26 +115,14 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
 
     /** Move focus to one key's control (from the approval view's "Open Settings"). */
     revealKey(key: string): void {
-        const row = this.node.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-        if (row) {
-            row.scrollIntoView({ block: 'center' });
-            row.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
-            row.classList.add('sandy-settings-highlight');
-            setTimeout(() => row.classList.remove('sandy-settings-highlight'), 2000);
-        }
+        this.view?.revealKey(key);
     }
 
     protected async saveScope(scope: SettingsScope, edits: SettingsEdits): Promise<SettingsSaveResult> {
         const result = await this.service.saveSettings(scope, this.options.workspace, edits);
         const channel = this.output.getChannel('Sandy Settings');
-        if (result.mismatches?.length) {
-            channel.appendLine(`${new Date().toISOString()} ${scope}: these keys did not read back as written: ${result.mismatches.join(', ')}`);
-        }
-        if (result.error) {
-            channel.appendLine(`${new Date().toISOString()} ${scope}: save failed: ${result.error.message} ${result.error.hint ?? ''}`);
-        }
-        for (const line of result.validateVerdict ?? []) {
-            channel.appendLine(`${new Date().toISOString()} ${scope}: ${line}`);
+        for (const line of settingsSaveLogLines(scope, result)) {
+            channel.appendLine(line);
         }
         if (result.ok) {
             setTimeout(() => void this.reload(), 0);

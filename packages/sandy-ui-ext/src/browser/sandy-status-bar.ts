@@ -1,6 +1,6 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationShell, FrontendApplicationContribution, StatusBar, StatusBarAlignment } from '@theia/core/lib/browser';
-import { formatElapsed, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/lib/common/labels';
 import { SandyCommands } from './sandy-commands';
 import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget } from './sandy-terminal-widget';
@@ -36,8 +36,8 @@ export class SandyStatusBar implements FrontendApplicationContribution {
         const live = this.state.liveSessions;
         if (live.length) {
             this.statusBar.setElement(SESSIONS_ITEM, {
-                text: `$(terminal) ${live.length} sandy session${live.length === 1 ? '' : 's'}`,
-                tooltip: live.map(s => `${workspaceLabel(s.workspace)} — pid ${s.pid}`).join('\n') + '\nClick to switch',
+                text: `$(terminal) ${sessionsStatusText(live)}`,
+                tooltip: sessionsStatusTooltip(live),
                 alignment: StatusBarAlignment.LEFT,
                 priority: 100,
                 command: SandyCommands.SWITCH_SESSION.id
@@ -66,14 +66,9 @@ export class SandyStatusBar implements FrontendApplicationContribution {
             this.update();
             return;
         }
-        const parts = [`pid ${session.pid}`];
-        if (session.agent) {
-            parts.push(session.agent);
-        }
-        parts.push(formatElapsed(Date.now() - session.startedAt));
         this.statusBar.setElement(ACTIVE_ITEM, {
-            text: parts.join(' · '),
-            tooltip: `sandy in ${session.workspace}${session.status === 'stopping' ? ' (stopping…)' : ''}`,
+            text: activeSessionText(session),
+            tooltip: activeSessionTooltip(session),
             alignment: StatusBarAlignment.LEFT,
             priority: 99
         });

@@ -2,7 +2,7 @@ import { inject, injectable, postConstruct } from '@theia/core/shared/inversify'
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { Emitter, MessageService, generateUuid } from '@theia/core';
 import type { SessionInfo } from '@sandy-ui/core';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { detachedText, notificationText } from '@sandy-ui/core/lib/common/labels';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalLaunchClearance, SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';
@@ -96,9 +96,7 @@ export class SandyTerminalManager {
             if (this.preferences['sandy.notifications'] === false) {
                 return;
             }
-            const where = workspaceLabel(widget.workspace);
-            const text = n.title ? `${n.title}: ${n.body}` : n.body;
-            const action = await this.messages.info(`sandy (${where}): ${text}`, 'Show');
+            const action = await this.messages.info(notificationText(widget.workspace, n), 'Show');
             if (action === 'Show') {
                 await this.reveal(widget);
             }
@@ -121,8 +119,7 @@ export class SandyTerminalManager {
             await this.service.forgetSession(session.id);
             return;
         }
-        const where = workspaceLabel(session.workspace);
-        const action = await this.messages.info(`sandy (${where}) keeps running in the background.`, 'Reattach', 'Stop');
+        const action = await this.messages.info(detachedText(session.workspace), 'Reattach', 'Stop');
         if (action === 'Reattach') {
             const live = (await this.service.getSessions()).find(s => s.id === session.id && s.status !== 'exited');
             if (live) {

@@ -2,6 +2,7 @@ import { injectable, postConstruct, inject } from '@theia/core/shared/inversify'
 import { Emitter } from '@theia/core';
 import { ThemeService } from '@theia/core/lib/browser/theming';
 import type { ITheme } from '@xterm/xterm';
+import { terminalThemeFromCss } from '@sandy-ui/core/lib/browser/terminal-theme';
 
 /** xterm colours from the current Theia theme's terminal colour variables. */
 @injectable()
@@ -19,23 +20,6 @@ export class SandyTerminalTheme {
     }
 
     get theme(): ITheme {
-        const style = getComputedStyle(document.documentElement);
-        const v = (name: string, fallback: string) => style.getPropertyValue(`--theia-${name}`).trim() || fallback;
-        const ansi = ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White'];
-        const theme: ITheme = {
-            background: v('terminal-background', v('editor-background', '#1e1e1e')),
-            foreground: v('terminal-foreground', v('editor-foreground', '#cccccc')),
-            cursor: v('terminalCursor-foreground', v('terminal-foreground', '#cccccc')),
-            selectionBackground: v('terminal-selectionBackground', '#264f78')
-        };
-        const record = theme as Record<string, string>;
-        for (const name of ansi) {
-            const key = name.toLowerCase();
-            const normal = style.getPropertyValue(`--theia-terminal-ansi${name}`).trim();
-            const bright = style.getPropertyValue(`--theia-terminal-ansiBright${name}`).trim();
-            if (normal) { record[key] = normal; }
-            if (bright) { record[`bright${name}`] = bright; }
-        }
-        return theme;
+        return terminalThemeFromCss(getComputedStyle(document.documentElement), '--theia-');
     }
 }

@@ -3,13 +3,16 @@ import { BaseWidget, Message, StatefulWidget, codicon, Widget } from '@theia/cor
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { Channel, DisposableCollection, Disposable, Emitter, ILogger, MessageService } from '@theia/core';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
+import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
 import { SandyTerminalView } from '@sandy-ui/core/lib/browser/terminal-view';
+import { TerminalBanner } from '@sandy-ui/core/lib/browser/terminal-banner';
 import type { TerminalNotification } from '@sandy-ui/core/lib/common/osc-dispatch';
 import type { SessionInfo } from '@sandy-ui/core';
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
-import { describeExit, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { describeExit, terminalCaption, terminalTitle, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyApprovalService } from './sandy-approval';
 
 export const SANDY_TERMINAL_WIDGET_FACTORY_ID = 'sandy-terminal';
@@ -24,10 +27,7 @@ export interface SandyTerminalWidgetOptions {
 }
 
 /** One-shot launch clearance from pre-flight; never stored, never reused by a relaunch. */
-export interface SandyTerminalLaunchClearance {
-    approvalToken?: string;
-    acceptCompatWarning?: boolean;
-}
+export type SandyTerminalLaunchClearance = LaunchClearance;
 
 interface StoredState {
     workspace: string;
@@ -49,11 +49,12 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyTerminalTheme) protected readonly themeService: SandyTerminalTheme;
     @inject(ILogger) protected readonly logger: ILogger;
     @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
+    @inject(FrontendApplicationStateService) protected readonly appState: FrontendApplicationStateService;
 
     protected options: SandyTerminalWidgetOptions;
     protected view: SandyTerminalView | undefined;
     protected termNode: HTMLElement;
-    protected bannerNode: HTMLElement;
+    protected banner: TerminalBanner;
     protected channel: Channel | undefined;
     protected readonly toDisposeOnChannel = new DisposableCollection();
     protected session: SessionInfo | undefined;
@@ -85,12 +86,10 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.title.closable = true;
         this.title.iconClass = codicon('terminal');
         this.node.tabIndex = -1;
-        this.bannerNode = document.createElement('div');
-        this.bannerNode.className = 'sandy-terminal-banner';
-        this.bannerNode.hidden = true;
+        this.banner = new TerminalBanner(document, () => void this.relaunch(), 'theia-button');
         this.termNode = document.createElement('div');
         this.termNode.className = 'sandy-terminal-xterm';
-        this.node.appendChild(this.bannerNode);
+        this.node.appendChild(this.banner.node);
         this.node.appendChild(this.termNode);
         this.toDispose.push(this.onDidNotifyEmitter);
         this.toDispose.push(this.onDidChangeSessionEmitter);
@@ -120,8 +119,10 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             }, { theme: this.themeService.theme });
             this.toDispose.push(Disposable.create(() => this.view?.dispose()));
         }
-        // Wait for the layout so the first fit measures the real tab, never a default size.
-        requestAnimationFrame(() => this.start());
+        // Wait for the layout so the first fit measures the real tab, never a default size. A tab restored
+        // after a reload is attached while the shell is still hidden behind the preload screen, without its
+        // menu and status bars: fitting then would resize the PTY twice and make sandy redraw, wiping the replay.
+        void this.appState.reachedState('ready').then(() => requestAnimationFrame(() => this.start()));
     }
 
     protected override onActivateRequest(msg: Message): void {
@@ -185,20 +186,18 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.launching = true;
         this.showBanner(undefined);
         try {
-            const size = view.measure();
-            let clearance = this.clearance;
+            const clearance = this.clearance;
             this.clearance = undefined;
-            let outcome = await this.service.launch({ workspace: this.options.workspace, cols: size.cols, rows: size.rows, ...clearance });
-            while (outcome.kind === 'needs-approval') {
-                // The files changed since the user approved, or nothing was approved yet: ask (again).
-                clearance = await this.approvals.clearForLaunch(this.options.workspace, outcome.request);
-                if (!clearance) {
-                    view.writeExitBanner('Not launched: pre-flight approval was not given.');
-                    this.showBanner('Not launched: pre-flight approval was not given.', true);
-                    return;
-                }
-                const again = view.measure();
-                outcome = await this.service.launch({ workspace: this.options.workspace, cols: again.cols, rows: again.rows, ...clearance });
+            // The files changed since the user approved, or nothing was approved yet: the flow asks (again).
+            const outcome = await launchUntilCleared(this.options.workspace, clearance, {
+                launch: request => this.service.launch(request),
+                measure: () => view.measure(),
+                clear: (workspace, request) => this.approvals.clearForLaunch(workspace, request)
+            });
+            if (outcome.kind === 'not-approved') {
+                view.writeExitBanner(NOT_APPROVED_TEXT);
+                this.showBanner(NOT_APPROVED_TEXT, true);
+                return;
             }
             if (outcome.kind === 'refused') {
                 view.writeExitBanner(`Not launched: ${outcome.problem.message}`);
@@ -269,6 +268,15 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.onDidNotifyEmitter.fire(n);
     }
 
+    /** Selected text in the terminal ('' when none). */
+    get selection(): string {
+        return this.view?.selection ?? '';
+    }
+
+    paste(text: string): void {
+        this.view?.paste(text);
+    }
+
     clearUnread(): void {
         if (this.unread) {
             this.unread = false;
@@ -290,28 +298,12 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     }
 
     protected updateTitle(): void {
-        const base = `sandy: ${workspaceLabel(this.options.workspace)}`;
-        const ended = this.session?.status === 'exited' ? ' (ended)' : '';
-        this.title.label = `${this.unread ? '● ' : ''}${base}${ended}`;
-        this.title.caption = `${this.options.workspace}${this.session ? ` — pid ${this.session.pid}, ${this.session.status}` : ''}`;
+        this.title.label = terminalTitle(this.options.workspace, this.session, this.unread);
+        this.title.caption = terminalCaption(this.options.workspace, this.session);
     }
 
     protected showBanner(text: string | undefined, offerRelaunch = false): void {
-        this.bannerNode.textContent = '';
-        this.bannerNode.hidden = !text;
-        if (!text) {
-            return;
-        }
-        const span = document.createElement('span');
-        span.textContent = text;
-        this.bannerNode.appendChild(span);
-        if (offerRelaunch) {
-            const button = document.createElement('button');
-            button.className = 'theia-button sandy-relaunch';
-            button.textContent = 'Relaunch';
-            button.onclick = () => void this.relaunch();
-            this.bannerNode.appendChild(button);
-        }
+        this.banner.show(text, offerRelaunch);
     }
 
     storeState(): StoredState {

@@ -9,7 +9,8 @@ import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
-import { formatElapsed, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { removeSandboxPrompt, revokeApprovalText, sessionPickItem, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
+import { runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyCommands } from './sandy-commands';
 import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU } from './sandy-projects-widget';
@@ -245,12 +246,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             this.messages.info('Sandy: no sandy sessions are running.');
             return undefined;
         }
-        const items = sessions.map(s => ({
-            label: workspaceLabel(s.workspace),
-            description: `pid ${s.pid}${s.agent ? ` · ${s.agent}` : ''} · ${formatElapsed(Date.now() - s.startedAt)}`,
-            detail: s.workspace,
-            session: s
-        }));
+        const items = sessions.map(s => ({ ...sessionPickItem(s), session: s }));
         return (await this.quickInput.showQuickPick(items, { placeholder }))?.session;
     }
 
@@ -321,9 +317,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             return;
         }
         const removed = await this.service.revokeApproval(project.workspacePath);
-        this.messages.info(removed
-            ? `Sandy: approval for ${project.displayName} revoked — the next launch asks again.`
-            : `Sandy: ${project.displayName} had no recorded approval.`);
+        this.messages.info(revokeApprovalText(project.displayName, removed));
         await this.state.refresh();
     }
 
@@ -334,7 +328,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         }
         const confirmed = await new ConfirmDialog({
             title: 'Remove sandbox',
-            msg: `Remove the sandbox of ${project.displayPath}? Its agent state, caches, history and approvals are deleted (sandy --remove-sandbox). The workspace files are not touched.`,
+            msg: removeSandboxPrompt(project.displayPath),
             ok: 'Remove Sandbox',
             cancel: 'Cancel'
         }).open();
@@ -345,7 +339,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         if (result.ok) {
             this.messages.info(`Sandy: sandbox of ${project.displayName} removed.`);
         } else {
-            this.messages.error(`Sandy: removing the sandbox failed (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
+            this.messages.error(`Sandy: removing the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`);
         }
         await this.state.refresh();
     }

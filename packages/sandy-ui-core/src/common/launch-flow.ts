@@ -1,0 +1,92 @@
+import type { ApprovalDecision, ApprovalRequest } from './approval-model';
+import type { LaunchOutcome, LaunchRequest, RunOutcome } from './service-protocol';
+import { workspaceLabel } from './labels';
+
+/**
+ * The user-facing launch flow every host runs (the Theia frontend, the VS Code plugin): pre-flight
+ * before any tab or process exists, the approval loop, and the relaunch-until-approved loop of a
+ * terminal. Hosts supply the UI (show the approval view, open settings, notify); the decisions are here.
+ */
+
+/** What a launch carries once pre-flight is settled; one-shot, never stored or reused by a relaunch. */
+export interface LaunchClearance {
+    approvalToken?: string;
+    acceptCompatWarning?: boolean;
+}
+
+/** The host's side of {@link clearForLaunch}. */
+export interface ClearForLaunchHost {
+    preflight(workspace: string): Promise<ApprovalRequest | undefined>;
+    /** Show the approval view and resolve with the user's decision (closing it counts as reject). */
+    ask(request: ApprovalRequest): Promise<ApprovalDecision>;
+    rebuildSandbox(workspace: string): Promise<RunOutcome>;
+    /** The settings editor of the workspace, at the key the refusal is about. */
+    openSettings(workspace: string, key: string | undefined): Promise<void>;
+    info(message: string): void;
+    error(message: string): void;
+}
+
+/** First lines of a failed sandy run, for a notification. */
+export function runFailureText(result: RunOutcome): string {
+    return (result.stderr || result.stdout).trim().slice(0, 500);
+}
+
+/**
+ * Walk the user through pre-flight until the launch may go ahead. Returns what the launch must
+ * carry, or undefined when the user rejected (then nothing is started).
+ */
+export async function clearForLaunch(workspace: string, host: ClearForLaunchHost, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
+    let request = first ?? await host.preflight(workspace);
+    while (request) {
+        const decision = await host.ask(request);
+        switch (decision) {
+            case 'approve':
+                return { approvalToken: request.token };
+            case 'launch-anyway':
+                return { acceptCompatWarning: true };
+            case 'rebuild': {
+                const result = await host.rebuildSandbox(workspace);
+                if (!result.ok) {
+                    host.error(`Sandy: rebuilding the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`);
+                    return undefined;
+                }
+                host.info(`Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`);
+                request = await host.preflight(workspace);
+                continue;
+            }
+            case 'open-settings':
+                await host.openSettings(workspace, request.refusals[0]?.key);
+                return undefined;
+            default:
+                return undefined;
+        }
+    }
+    return {};
+}
+
+export type LaunchFlowOutcome = Exclude<LaunchOutcome, { kind: 'needs-approval' }> | { kind: 'not-approved' };
+
+/** The host's side of {@link launchUntilCleared}. */
+export interface LaunchFlowHost {
+    launch(request: LaunchRequest): Promise<LaunchOutcome>;
+    /** The view's current size (measured, never a default). */
+    measure(): { cols: number; rows: number };
+    /** Pre-flight again with the request the service answered (files changed since the user approved). */
+    clear(workspace: string, request: ApprovalRequest): Promise<LaunchClearance | undefined>;
+}
+
+/** Launch with the given clearance; if the files changed since (or nothing was approved yet), ask again. */
+export async function launchUntilCleared(workspace: string, clearance: LaunchClearance | undefined, host: LaunchFlowHost): Promise<LaunchFlowOutcome> {
+    let outcome = await host.launch({ workspace, ...host.measure(), ...clearance });
+    while (outcome.kind === 'needs-approval') {
+        const again = await host.clear(workspace, outcome.request);
+        if (!again) {
+            return { kind: 'not-approved' };
+        }
+        outcome = await host.launch({ workspace, ...host.measure(), ...again });
+    }
+    return outcome as LaunchFlowOutcome;
+}
+
+/** The terminal's words for a launch that did not start a session. */
+export const NOT_APPROVED_TEXT = 'Not launched: pre-flight approval was not given.';

@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import type { PtySpawn } from '@sandy-ui/core/lib/node/pty-supervisor';
+import { SandyError } from '@sandy-ui/core/lib/common/errors';
+import { SandyLog } from './logger';
+import { loadNodePty } from './pty';
+import { SandyState } from './sandy-state';
+import { TerminalPanels } from './terminal-panel';
+import { FallbackTerminals } from './fallback-terminal';
+import { ApprovalPanels } from './approval-panel';
+import { SettingsPanels } from './settings-panel';
+import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND } from './projects-tree';
+import { SandyStatusBar } from './status-bar';
+import { SandyCommands } from './commands';
+import { detectHost, SandyHost } from './host';
+import { GuestCommands } from './guest-commands';
+import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+
+/** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
+export interface SandyPluginApi {
+    host: SandyHost;
+    /** false: sandy runs in the editor's own terminal (see fallback-terminal.ts). */
+    ptyLoaded: boolean;
+}
+
+let core: SandyServiceCore | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<SandyPluginApi> {
+    const log = new SandyLog();
+    context.subscriptions.push(log);
+    const host = await detectHost();
+    log.info(`sandy: activating in ${vscode.env.appName} ${vscode.version} (${host.kind}${host.reason ? `: ${host.reason}` : ''})`);
+    await vscode.commands.executeCommand('setContext', CONTEXT_GUEST, host.kind === 'sandy-ide');
+
+    // Inside the Sandy IDE, the IDE's own PTY supervisor hosts sessions; a second one here would
+    // fight it for the same workspace locks. The plugin's service only reads (projects, state).
+    const pty = host.kind === 'sandy-ide' ? undefined : loadNodePty();
+    const refusingSpawn: PtySpawn = () => {
+        throw new SandyError('not-executable', 'This editor cannot host a sandy terminal.', 'Use the Sandy IDE\'s own Sandy view.');
+    };
+    core = new SandyServiceCore({
+        logger: log,
+        spawnPty: pty?.ok ? pty.spawn : refusingSpawn,
+        // The projects list and approved-value hashes: the extension's global storage (a guest reads the
+        // IDE's own data folder, so both views list the same projects). SANDY_IDE_DATA_DIR wins in both.
+        dataDir: process.env.SANDY_IDE_DATA_DIR || (host.kind === 'sandy-ide' ? undefined : context.globalStorageUri.fsPath),
+        logHint: 'See the "Sandy" output channel for details.'
+    });
+    const state = new SandyState(core, log);
+    context.subscriptions.push(state);
+
+    if (host.kind === 'sandy-ide') {
+        // Guest: the tree only; its clicks run the IDE's own `sandy.*` commands (same ids, same core).
+        const guest = new GuestCommands(log);
+        const tree = new ProjectsTree(state, undefined, true);
+        context.subscriptions.push(guest, tree, vscode.commands.registerCommand(GUEST_LAUNCH_COMMAND, async (project: unknown) => {
+            log.info(`sandy: handing ${(project as { workspacePath?: string })?.workspacePath ?? 'a project'} to the Sandy IDE's sandy.launch`);
+            try {
+                await guest.runInIde(SANDY_IDE_COMMANDS.LAUNCH.id, project);
+            } catch (e) {
+                log.error(`sandy: the Sandy IDE's sandy.launch failed: ${e instanceof Error ? e.message : String(e)}`);
+                void vscode.window.showErrorMessage(`Sandy: launching through the Sandy IDE failed: ${e instanceof Error ? e.message : String(e)}`);
+            }
+        }));
+        state.start();
+        return { host, ptyLoaded: false };
+    }
+
+    if (pty?.ok) {
+        log.info(`sandy: node-pty loaded from ${pty.from}`);
+    }
+    // The launch flow's approval step and the tree are wired both ways; the closures read them once set.
+    const clear = (workspace: string, request: Parameters<SandyCommands['clearForLaunch']>[1]) => commands.clearForLaunch(workspace, request);
+    const approvals = new ApprovalPanels(core, log, context.extensionUri);
+    const settings = new SettingsPanels(core, log, context.extensionUri);
+    const terminals = pty?.ok ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear }) : undefined;
+    const fallback = pty?.ok ? undefined : new FallbackTerminals(core, log, pty?.problem ?? 'not loaded', clear);
+    context.subscriptions.push(approvals, settings);
+    const commands: SandyCommands = new SandyCommands({ core, state, terminals, fallback, approvals, settings, tree: () => tree });
+    context.subscriptions.push(...commands.register());
+    const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
+    context.subscriptions.push(tree);
+    if (terminals) {
+        context.subscriptions.push(terminals, new SandyStatusBar(state, terminals));
+    }
+    if (fallback) {
+        context.subscriptions.push(fallback);
+        fallback.showNotice();
+    }
+    state.start();
+    return { host, ptyLoaded: !!pty?.ok };
+}
+
+/** The extension host is going away: every live session ends through sandy's SIGTERM trap. */
+export async function deactivate(): Promise<void> {
+    const service = core;
+    core = undefined;
+    await service?.dispose();
+}

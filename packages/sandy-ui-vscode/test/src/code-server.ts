@@ -1,0 +1,132 @@
+/**
+ * code-server (VS Code 1.100.3 in the browser) over a scratch {@link World}: the plugin's platform
+ * .vsix installed the way a user installs it, the server bound to loopback without auth, telemetry
+ * and update checks off. Installed outside the workspace by scripts/install-code-server.sh.
+ */
+import { ChildProcess, execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as path from 'path';
+import { poll } from './poll';
+import { freePort, REPO_ROOT, RESULTS_DIR, World } from './world';
+
+export const CODE_SERVER_PREFIX = process.env.SANDY_CODE_SERVER_PREFIX || path.join(REPO_ROOT, 'node_modules', '.cache', 'code-server');
+export const CODE_SERVER_ENTRY = path.join(CODE_SERVER_PREFIX, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+
+export interface CodeServerOptions {
+    label: string;
+    vsix: string;
+    /** The folder the window opens. */
+    folder: string;
+    /** User settings (settings.json). */
+    settings?: Record<string, unknown>;
+}
+
+export class CodeServer {
+    readonly userDataDir: string;
+    readonly extensionsDir: string;
+    readonly logFile: string;
+    port = 0;
+    protected child: ChildProcess | undefined;
+    protected exited: string | undefined;
+
+    constructor(readonly world: World, readonly options: CodeServerOptions) {
+        this.userDataDir = world.dir('code-user-data');
+        this.extensionsDir = world.dir('code-extensions');
+        this.logFile = path.join(RESULTS_DIR, `code-server-${options.label}.log`);
+    }
+
+    static requireInstalled(): void {
+        if (!fs.existsSync(CODE_SERVER_ENTRY)) {
+            throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY}). Run scripts/install-code-server.sh first.`);
+        }
+    }
+
+    protected baseArgs(): string[] {
+        return ['--user-data-dir', this.userDataDir, '--extensions-dir', this.extensionsDir];
+    }
+
+    /** `code-server --install-extension file.vsix`, as a user would. */
+    installExtension(): string {
+        return execFileSync(process.execPath, [CODE_SERVER_ENTRY, ...this.baseArgs(), '--install-extension', this.options.vsix],
+            { env: this.world.env(), encoding: 'utf8', timeout: 120_000 });
+    }
+
+    /** The globalStorage folder of the plugin (its projects list lives there). */
+    get pluginStorage(): string {
+        return path.join(this.userDataDir, 'User', 'globalStorage', 'rappdw.sandy-ui');
+    }
+
+    async start(): Promise<void> {
+        CodeServer.requireInstalled();
+        const settings = {
+            'workbench.startupEditor': 'none',
+            'workbench.welcomePage.walkthroughs.openOnInstall': false,
+            'workbench.tips.enabled': false,
+            'security.workspace.trust.enabled': false,
+            'telemetry.telemetryLevel': 'off',
+            'update.mode': 'none',
+            'extensions.autoCheckUpdates': false,
+            'extensions.autoUpdate': false,
+            'extensions.ignoreRecommendations': true,
+            'git.enabled': false,
+            'window.restoreWindows': 'none',
+            ...this.options.settings
+        };
+        fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
+        fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+        this.port = await freePort();
+        this.child = this.world.start(process.execPath, [
+            CODE_SERVER_ENTRY, ...this.baseArgs(),
+            '--auth', 'none', '--bind-addr', `127.0.0.1:${this.port}`, '--disable-telemetry', '--disable-update-check',
+            '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', this.options.folder
+        ], { cwd: this.options.folder, env: this.world.env(), logFile: this.logFile });
+        this.child.on('exit', (code, signal) => this.exited = `code-server exited (${code ?? signal}); see ${this.logFile}`);
+        await poll(() => this.httpOk('/healthz'), { timeout: 60_000, message: 'code-server to listen', abort: () => this.exited });
+    }
+
+    get url(): string {
+        return `http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.options.folder)}`;
+    }
+
+    deathNotice(): string | undefined {
+        return this.exited;
+    }
+
+    log(): string {
+        try {
+            return fs.readFileSync(this.logFile, 'utf8');
+        } catch {
+            return '';
+        }
+    }
+
+    /** The plugin's "Sandy" log output channel, as the extension host wrote it. */
+    pluginLog(): string {
+        const logs = path.join(this.userDataDir, 'logs');
+        const found: string[] = [];
+        const walk = (dir: string) => {
+            for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+                const full = path.join(dir, entry.name);
+                if (entry.isDirectory()) {
+                    walk(full);
+                } else if (/Sandy\.log$/.test(entry.name) || full.includes('rappdw.sandy-ui')) {
+                    found.push(full);
+                }
+            }
+        };
+        walk(logs);
+        return found.map(f => `== ${f}\n${fs.readFileSync(f, 'utf8')}`).join('\n');
+    }
+
+    protected httpOk(pathname: string): Promise<boolean> {
+        return new Promise(resolve => {
+            const req = http.get({ host: '127.0.0.1', port: this.port, path: pathname, timeout: 2000 }, res => {
+                res.resume();
+                resolve((res.statusCode ?? 500) < 400);
+            });
+            req.on('error', () => resolve(false));
+            req.on('timeout', () => { req.destroy(); resolve(false); });
+        });
+    }
+}

@@ -1,0 +1,164 @@
+/**
+ * Page object for a VS Code workbench (code-server, or the Sandy IDE's Theia shell for the guest
+ * test) as the plugin's suites use it: the Sandy view, its rows, editor tabs, notifications, the
+ * command palette, and the plugin's webviews. Webviews are nested iframes (`iframe.webview` →
+ * `#active-frame`); {@link Workbench.webview} finds the frame whose page is the given Sandy bundle.
+ */
+import { Frame, Page } from 'playwright-core';
+import { poll, PollOptions } from './poll';
+
+export type WebviewKind = 'terminal' | 'approval' | 'settings';
+
+export class Workbench {
+    constructor(readonly page: Page, protected readonly abort?: () => string | undefined) { }
+
+    protected opts(message: string, timeout = 30_000): PollOptions {
+        return { message, timeout, abort: this.abort };
+    }
+
+    async ready(): Promise<void> {
+        await this.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    }
+
+    /** The Sandy activity bar entry, then the Projects view's rows. */
+    async openSandyView(): Promise<void> {
+        await poll(async () => {
+            const item = this.page.locator('.activitybar .action-item a[aria-label="Sandy"], .activitybar .action-item [aria-label="Sandy"]').first();
+            if (!await item.count()) {
+                return false;
+            }
+            const selected = await item.evaluate(el => el.closest('.action-item')?.classList.contains('checked'));
+            if (!selected) {
+                await item.click();
+            }
+            return true;
+        }, this.opts('the Sandy activity bar item'));
+    }
+
+    /** aria-labels of the Projects rows (`<name>, <state words>`). */
+    async projectRows(): Promise<string[]> {
+        return this.page.$$eval('.part.sidebar .monaco-list-row', rows => rows.map(r => r.getAttribute('aria-label') ?? ''));
+    }
+
+    async waitForProject(name: string): Promise<string> {
+        return poll(async () => (await this.projectRows()).find(r => r.startsWith(`${name},`)), this.opts(`project ${name} in the Sandy view`));
+    }
+
+    projectRow(name: string) {
+        return this.page.locator(`.part.sidebar .monaco-list-row[aria-label^="${name},"]`);
+    }
+
+    async tabTitles(): Promise<string[]> {
+        return this.page.$$eval('.tabs-container .tab', tabs => tabs.map(t => t.getAttribute('aria-label') ?? t.textContent ?? ''));
+    }
+
+    async waitForTab(predicate: (title: string) => boolean, message: string): Promise<string> {
+        return poll(async () => (await this.tabTitles()).find(predicate), this.opts(message));
+    }
+
+    async activeTabTitle(): Promise<string | undefined> {
+        return (await this.page.$$eval('.tabs-container .tab.active', tabs => tabs.map(t => t.getAttribute('aria-label') ?? '')))[0];
+    }
+
+    async clickTab(predicate: (title: string) => boolean): Promise<void> {
+        const titles = await this.tabTitles();
+        const index = titles.findIndex(predicate);
+        if (index < 0) {
+            throw new Error(`no such tab among ${JSON.stringify(titles)}`);
+        }
+        await this.page.locator('.tabs-container .tab').nth(index).click();
+    }
+
+    /** Texts of the visible notification toasts. */
+    async notifications(): Promise<string[]> {
+        return this.page.$$eval('.notifications-toasts .notification-toast .notification-list-item-message', els => els.map(e => e.textContent ?? ''));
+    }
+
+    async waitForNotification(text: string, timeout = 30_000): Promise<string> {
+        return poll(async () => (await this.notifications()).find(n => n.includes(text)), this.opts(`a notification containing ${JSON.stringify(text)}`, timeout));
+    }
+
+    /** Clicks a button of the toast that contains `text`. */
+    async clickNotificationButton(text: string, button: string): Promise<void> {
+        const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+        await toast.locator('.notification-list-item-buttons-container .monaco-button', { hasText: button }).first().click();
+    }
+
+    /** Runs a command by its palette label (F1, type, Enter on the exact row). */
+    async runCommand(label: string): Promise<void> {
+        await this.page.keyboard.press('F1');
+        const input = this.page.locator('.quick-input-widget input.input');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(`>${label}`);
+        const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+        await row.waitFor({ state: 'visible', timeout: 10_000 });
+        await row.click();
+    }
+
+    /**
+     * The context menu of a project row, then one of its entries. VS Code's menu ignores a mouse-up
+     * that comes right after it opened (the right-click's own), so pause before clicking, and check
+     * that the menu closed (the entry ran).
+     */
+    async projectContextMenu(name: string, entry: string): Promise<void> {
+        const menu = this.page.locator('.context-view .monaco-menu');
+        for (let attempt = 1; ; attempt++) {
+            await this.projectRow(name).click({ button: 'right' });
+            const item = menu.locator('.action-item', { hasText: entry }).first().locator('.action-menu-item');
+            await item.waitFor({ state: 'visible', timeout: 10_000 });
+            await item.hover();
+            await this.page.waitForTimeout(400);
+            await item.click();
+            try {
+                await menu.waitFor({ state: 'hidden', timeout: 3000 });
+                return;
+            } catch (e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+                await this.page.keyboard.press('Escape');
+            }
+        }
+    }
+
+    /** The frame of the plugin's webview page of this kind (polls until it is loaded). */
+    async webview(kind: WebviewKind, timeout = 30_000): Promise<Frame> {
+        return poll(async () => {
+            for (const frame of this.page.frames()) {
+                try {
+                    if (await frame.$(`body[data-sandy-view="${kind}"]`)) {
+                        return frame;
+                    }
+                } catch {
+                    // a frame navigating or detached
+                }
+            }
+            return undefined;
+        }, this.opts(`the ${kind} webview`, timeout));
+    }
+
+    async webviewGone(kind: WebviewKind): Promise<boolean> {
+        for (const frame of this.page.frames()) {
+            try {
+                if (await frame.$(`body[data-sandy-view="${kind}"]`)) {
+                    return false;
+                }
+            } catch {
+                // detached
+            }
+        }
+        return true;
+    }
+}
+
+/** The text xterm shows (its DOM renderer's rows). */
+export async function terminalText(frame: Frame): Promise<string> {
+    return frame.$eval('.xterm-rows', el => (el as HTMLElement).innerText).catch(() => '');
+}
+
+/** Focuses xterm's input and types, as a user does. */
+export async function typeInTerminal(page: Page, frame: Frame, text: string): Promise<void> {
+    await frame.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type(text, { delay: 5 });
+    await page.keyboard.press('Enter');
+}

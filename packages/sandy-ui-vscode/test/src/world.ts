@@ -1,0 +1,164 @@
+/**
+ * A scratch world for the plugin's end-to-end suites: its own HOME (with sandy's state in it), the
+ * fake sandy first on PATH, workspaces, and a sweep that ends every process started with this HOME
+ * (node-pty puts each sandy session in a session of its own, outside the server's process group).
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+export const PLUGIN_DIR = path.join(REPO_ROOT, 'packages', 'sandy-ui-vscode');
+export const VSIX_DIR = path.join(PLUGIN_DIR, 'dist-vsix');
+export const FAKE_SANDY_BIN = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin');
+export const RESULTS_DIR = path.join(PLUGIN_DIR, 'test', 'results');
+export const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'sandy-1.7.1');
+
+/** The platform .vsix of this machine (the suite installs what users install), or the universal one. */
+export function platformVsix(universal = false): string {
+    const manifest = JSON.parse(fs.readFileSync(path.join(PLUGIN_DIR, 'package.json'), 'utf8'));
+    const target = `${process.platform}-${process.arch}`;
+    const file = path.join(VSIX_DIR, universal ? `${manifest.name}-${manifest.version}.vsix` : `${manifest.name}-${target}-${manifest.version}.vsix`);
+    if (!fs.existsSync(file)) {
+        throw new Error(`${file} is missing: build the packages first (npm run package -w sandy-ui).`);
+    }
+    return file;
+}
+
+export function requireCompiledFake(): void {
+    if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'lib', 'fake-sandy', 'main.js'))) {
+        throw new Error('The fake sandy is not compiled: run `npx tsc -b configs/tsconfig.all.json` first.');
+    }
+}
+
+export async function freePort(): Promise<number> {
+    return new Promise((resolve, reject) => {
+        const server = net.createServer();
+        server.unref();
+        server.on('error', reject);
+        server.listen(0, '127.0.0.1', () => {
+            const port = (server.address() as net.AddressInfo).port;
+            server.close(() => resolve(port));
+        });
+    });
+}
+
+export class World {
+    readonly root: string;
+    readonly home: string;
+    readonly tmp: string;
+    protected readonly children: ChildProcess[] = [];
+
+    constructor(label: string) {
+        // realpath: sandy names sandboxes after the canonical path, and /tmp may be a symlink.
+        this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `sandy-vsx-${label}-`)));
+        this.home = this.dir('home');
+        this.tmp = this.dir('tmp');
+        // VS Code's extension host takes PATH from a login shell (it "resolves the shell environment"),
+        // not from the server's environment: put the fake sandy on PATH the way a user puts sandy there.
+        const profile = `export PATH="${FAKE_SANDY_BIN}:$PATH"\nexport FAKE_SANDY_NODE="${process.execPath}"\n`;
+        fs.writeFileSync(path.join(this.home, '.profile'), profile);
+        fs.writeFileSync(path.join(this.home, '.bashrc'), profile);
+    }
+
+    dir(...parts: string[]): string {
+        const d = path.join(this.root, ...parts);
+        fs.mkdirSync(d, { recursive: true });
+        return d;
+    }
+
+    /** A workspace folder under HOME (sandy refuses HOME itself), with optional `.sandy/config`. */
+    workspace(name: string, config?: string): string {
+        const ws = this.dir('home', 'work', name);
+        if (config !== undefined) {
+            fs.mkdirSync(path.join(ws, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(ws, '.sandy', 'config'), config);
+        }
+        return ws;
+    }
+
+    get sandyHome(): string {
+        return path.join(this.home, '.sandy');
+    }
+
+    /** The environment every process of this world gets: scratch HOME, the fake sandy first on PATH. */
+    env(extra: Record<string, string> = {}): Record<string, string> {
+        const keep = ['LANG', 'LC_ALL', 'USER', 'LOGNAME', 'SHELL'];
+        const base: Record<string, string> = {};
+        for (const k of keep) {
+            if (process.env[k]) {
+                base[k] = process.env[k]!;
+            }
+        }
+        return {
+            ...base,
+            HOME: this.home,
+            TMPDIR: this.tmp,
+            XDG_CONFIG_HOME: path.join(this.home, '.config'),
+            XDG_DATA_HOME: path.join(this.home, '.local', 'share'),
+            PATH: `${FAKE_SANDY_BIN}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+            FAKE_SANDY_NODE: process.execPath,
+            ...extra
+        };
+    }
+
+    /** Run the fake sandy to completion (e.g. a headless `-p` run that creates a sandbox). */
+    sandy(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+        const r = spawnSync(path.join(FAKE_SANDY_BIN, 'sandy'), args, { cwd, env: this.env(), encoding: 'utf8', timeout: 30_000 });
+        return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    }
+
+    /** A long-running child in its own process group, its output appended to `logFile`. */
+    start(command: string, args: string[], options: { cwd: string; env: Record<string, string>; logFile: string }): ChildProcess {
+        fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
+        const log = fs.openSync(options.logFile, 'w');
+        const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', log, log] });
+        fs.closeSync(log);
+        this.children.push(child);
+        return child;
+    }
+
+    /** Live processes started with this HOME (zombies excluded). */
+    processes(): number[] {
+        const needle = `\0HOME=${this.home}\0`;
+        const pids: number[] = [];
+        for (const entry of fs.readdirSync('/proc')) {
+            if (!/^[0-9]+$/.test(entry) || Number(entry) === process.pid) {
+                continue;
+            }
+            try {
+                const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+                if (/^State:\s+Z/m.test(status)) {
+                    continue;
+                }
+                if (('\0' + fs.readFileSync(`/proc/${entry}/environ`, 'latin1')).includes(needle)) {
+                    pids.push(Number(entry));
+                }
+            } catch {
+                // gone meanwhile
+            }
+        }
+        return pids;
+    }
+
+    /** Ends the children's process groups, then anything else still carrying this HOME. */
+    async dispose(keep = false): Promise<void> {
+        for (const child of this.children) {
+            if (child.pid && child.exitCode === null) {
+                try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+            }
+        }
+        const deadline = Date.now() + 5000;
+        while (this.processes().length && Date.now() < deadline) {
+            await new Promise(r => setTimeout(r, 200));
+        }
+        for (const pid of this.processes()) {
+            try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+        }
+        if (!keep) {
+            fs.rmSync(this.root, { recursive: true, force: true });
+        }
+    }
+}
