@@ -98,6 +98,15 @@ describe('Sandy IDE (end to end)', () => {
             const env = await terminal.text();
             expect(env).to.match(/^FAKE_SANDY_DOCKER=1$/m);
             expect(env).to.not.match(/^SANDY_IDE_/m);
+
+            // Ctrl keys belong to sandy while its tab has focus: Ctrl-C reaches the TUI (which
+            // echoes ^C and drops the line) instead of Theia's Copy; Ctrl-L redraws instead of nothing.
+            await terminal.focus();
+            await app.page.keyboard.type('half-typed');
+            await app.page.keyboard.press('Control+C');
+            await terminal.waitForText(/half-typed\^C$/m);
+            await terminal.enter('echo after-ctrl-c');
+            await terminal.waitForText(/^after-ctrl-c$/m);
         });
     });
 
