@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/core';
+import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
 import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { SandyLog } from './logger';
 
@@ -29,7 +30,7 @@ export function readSettings(): SandySettings {
  */
 export class SandyState implements vscode.Disposable {
     protected current: ProjectsSnapshot | undefined;
-    protected readonly visibleViews = new Set<string>();
+    protected readonly visibility = new ViewVisibility(anyVisible => this.core.setVisible(VIEWER, anyVisible));
     protected readonly onDidChangeEmitter = new vscode.EventEmitter<ProjectsSnapshot>();
     readonly onDidChange = this.onDidChangeEmitter.event;
     protected readonly onDidChangeSessionEmitter = new vscode.EventEmitter<SessionInfo>();
@@ -100,16 +101,7 @@ export class SandyState implements vscode.Disposable {
     }
 
     setVisible(viewId: string, visible: boolean): void {
-        const before = this.visibleViews.size > 0;
-        if (visible) {
-            this.visibleViews.add(viewId);
-        } else {
-            this.visibleViews.delete(viewId);
-        }
-        const after = this.visibleViews.size > 0;
-        if (before !== after) {
-            this.core.setVisible(VIEWER, after);
-        }
+        this.visibility.set(viewId, visible);
     }
 
     dispose(): void {

@@ -34,3 +34,26 @@ export class SimpleEmitter<T> {
         this.listeners.clear();
     }
 }
+
+/**
+ * Which of a window's views show sandy state; reports only when "any visible" flips, which is all
+ * the shared poller needs to know (its cadence follows whether anyone is looking).
+ */
+export class ViewVisibility {
+    protected readonly visible = new Set<string>();
+
+    constructor(protected readonly onDidChangeAny: (anyVisible: boolean) => void) { }
+
+    set(viewId: string, visible: boolean): void {
+        const before = this.visible.size > 0;
+        if (visible) {
+            this.visible.add(viewId);
+        } else {
+            this.visible.delete(viewId);
+        }
+        const after = this.visible.size > 0;
+        if (before !== after) {
+            this.onDidChangeAny(after);
+        }
+    }
+}

@@ -2,6 +2,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { CommandService, Emitter, ILogger } from '@theia/core';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
+import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
 import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
 import { SandyPreferences } from './sandy-preferences';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
@@ -36,7 +37,7 @@ export class SandyStateService implements FrontendApplicationContribution {
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
 
     protected current: ProjectsSnapshot | undefined;
-    protected readonly visibleViews = new Set<string>();
+    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setStateVisible(anyVisible));
     protected readonly onDidChangeEmitter = new Emitter<ProjectsSnapshot>();
     readonly onDidChange = this.onDidChangeEmitter.event;
     protected readonly onDidChangeSessionEmitter = new Emitter<SessionInfo>();
@@ -99,16 +100,7 @@ export class SandyStateService implements FrontendApplicationContribution {
     }
 
     setVisible(viewId: string, visible: boolean): void {
-        const before = this.visibleViews.size > 0;
-        if (visible) {
-            this.visibleViews.add(viewId);
-        } else {
-            this.visibleViews.delete(viewId);
-        }
-        const after = this.visibleViews.size > 0;
-        if (before !== after) {
-            void this.service.setStateVisible(after);
-        }
+        this.visibility.set(viewId, visible);
     }
 
     requestLaunch(project: DerivedProject): void {
