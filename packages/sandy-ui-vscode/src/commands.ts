@@ -65,7 +65,7 @@ export class SandyCommands {
             preflight: ws => this.deps.core.preflight(ws),
             ask: request => this.deps.approvals.ask(request),
             rebuildSandbox: ws => this.deps.core.rebuildSandbox(ws),
-            openSettings: (ws, key) => this.deps.settings.open(ws, key),
+            openSettings: (ws, key, scope) => this.deps.settings.open(ws, key, scope),
             info: message => void vscode.window.showInformationMessage(message),
             error: message => void vscode.window.showErrorMessage(message)
         }, first);
@@ -239,12 +239,13 @@ export class SandyCommands {
 
     /** The settings editor for a project (Project tab) or, without one, the Global settings. */
     async openSettings(arg?: unknown): Promise<void> {
-        const given = arg && typeof arg === 'object' && !isProject(arg) ? arg as { workspace?: unknown; key?: unknown } : undefined;
+        const given = arg && typeof arg === 'object' && !isProject(arg) ? arg as { workspace?: unknown; key?: unknown; scope?: unknown } : undefined;
         const workspace = isProject(arg) ? arg.workspacePath
             : typeof given?.workspace === 'string' ? given.workspace
                 : this.deps.tree()?.selected?.workspacePath ?? vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
         const key = typeof given?.key === 'string' ? given.key : undefined;
-        await this.deps.settings.open(workspace, key);
+        const scope = given?.scope === 'project' || given?.scope === 'global' ? given.scope : undefined;
+        await this.deps.settings.open(workspace, key, scope);
     }
 
     protected async revokeApproval(project: DerivedProject): Promise<void> {

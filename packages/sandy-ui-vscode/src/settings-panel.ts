@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { settingsSaveLogLines, SettingsSnapshot } from '@sandy-ui/core/lib/common/settings-form';
+import { settingsSaveLogLines, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/lib/common/settings-form';
 import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { validate } from './webview/messages';
 import { checkSettingsToHost, SettingsToHost, SettingsToWebview } from './webview/settings-protocol';
@@ -17,7 +17,7 @@ class SettingsPanel {
     protected ready = false;
     protected dirty = false;
     protected snapshot: SettingsSnapshot | undefined;
-    protected pendingKey: string | undefined;
+    protected pendingReveal: { key: string; scope?: SettingsScope } | undefined;
 
     constructor(readonly workspace: string | undefined, protected readonly owner: SettingsPanels) {
         this.panel = vscode.window.createWebviewPanel(SETTINGS_VIEW_TYPE, this.baseTitle, vscode.ViewColumn.Active,
@@ -40,10 +40,10 @@ class SettingsPanel {
         return this.workspace ? `Sandy Settings: ${workspaceLabel(this.workspace)}` : 'Sandy Settings';
     }
 
-    reveal(key?: string): void {
+    reveal(key?: string, scope?: SettingsScope): void {
         this.panel.reveal(vscode.ViewColumn.Active, false);
         if (key) {
-            this.pendingKey = key;
+            this.pendingReveal = { key, scope };
             if (this.ready) {
                 void this.reload();
             }
@@ -58,9 +58,9 @@ class SettingsPanel {
         try {
             this.snapshot = await this.owner.core.getSettings(this.workspace);
             this.post({ type: 'snapshot', snapshot: this.snapshot });
-            if (this.pendingKey) {
-                this.post({ type: 'revealKey', key: this.pendingKey });
-                this.pendingKey = undefined;
+            if (this.pendingReveal) {
+                this.post({ type: 'revealKey', ...this.pendingReveal });
+                this.pendingReveal = undefined;
             }
         } catch (e) {
             this.post({ type: 'problem', problem: {
@@ -142,7 +142,7 @@ export class SettingsPanels implements vscode.Disposable {
     constructor(readonly core: SandyServiceCore, readonly log: SandyLog, readonly extensionUri: vscode.Uri) { }
 
     /** The settings editor for a project (Project tab) or, without one, the Global settings. */
-    async open(workspace: string | undefined, key?: string): Promise<void> {
+    async open(workspace: string | undefined, key?: string, scope?: SettingsScope): Promise<void> {
         let canonical: string | undefined;
         if (workspace) {
             try {
@@ -155,13 +155,13 @@ export class SettingsPanels implements vscode.Disposable {
         const id = canonical ?? '<global>';
         const existing = this.panels.get(id);
         if (existing) {
-            existing.reveal(key);
+            existing.reveal(key, scope);
             return;
         }
         const panel = new SettingsPanel(canonical, this);
         this.panels.set(id, panel);
         if (key) {
-            panel.reveal(key);
+            panel.reveal(key, scope);
         }
     }
 

@@ -454,6 +454,11 @@ describe('settings-view (DOM)', () => {
         expect(row('SANDY_ALLOW_LAN_HOSTS').classList.contains('sandy-settings-highlight')).to.equal(true);
         expect(row('SANDY_ALLOW_LAN_HOSTS').contains(dom.window.document.activeElement)).to.equal(true);
         view.revealKey('NO_SUCH_KEY');
+        // A refusal found in ~/.sandy/config opens the Global tab at the key.
+        expect(tab('project').getAttribute('aria-selected')).to.equal('true');
+        view.revealKey('SANDY_ALLOW_LAN_HOSTS', 'global');
+        expect(tab('global').getAttribute('aria-selected')).to.equal('true');
+        expect(row('SANDY_ALLOW_LAN_HOSTS').contains(dom.window.document.activeElement)).to.equal(true);
     });
 
     it('opens the raw files', async () => {

@@ -160,7 +160,10 @@ export class SandySettingsView {
     }
 
     /** Moves focus to one key's control and highlights it (the approval view's "Open Settings"). */
-    revealKey(key: string): void {
+    revealKey(key: string, scope?: SettingsScope): void {
+        if (scope && scope !== this.state.activeScope && this.state.availableScopes().includes(scope)) {
+            this.selectScope(scope, false);
+        }
         const row = this.root.querySelector<HTMLElement>(`[data-key="${cssEscape(key)}"]`);
         if (row) {
             row.scrollIntoView({ block: 'center' });

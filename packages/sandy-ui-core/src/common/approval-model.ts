@@ -26,6 +26,8 @@ export interface ApprovalRefusal {
     key: string;
     filePath?: string;
     line?: number;
+    /** The settings scope holding the value (Global for `~/.sandy`), for "Open Settings"; none for the environment. */
+    scope?: 'project' | 'global';
 }
 
 /**
@@ -70,7 +72,10 @@ export function buildApprovalRequest(
 ): ApprovalRequest | undefined {
     const refusals: ApprovalRefusal[] = report.worldOpenLan
         .filter(f => !f.shadowedByEnv)
-        .map(f => ({ message: f.message, remediation: f.remediation, key: 'SANDY_ALLOW_LAN_HOSTS', filePath: f.filePath, line: f.line }));
+        .map(f => ({
+            message: f.message, remediation: f.remediation, key: 'SANDY_ALLOW_LAN_HOSTS', filePath: f.filePath, line: f.line,
+            scope: f.role === 'env' ? undefined : f.role.startsWith('home') ? 'global' as const : 'project' as const
+        }));
     const compat = report.sandboxCompat && report.sandboxCompat.severity !== 'none' && report.sandboxCompat.status !== 'new'
         && report.sandboxCompat.severity !== 'info'
         ? {

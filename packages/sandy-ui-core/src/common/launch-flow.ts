@@ -21,7 +21,7 @@ export interface ClearForLaunchHost {
     ask(request: ApprovalRequest): Promise<ApprovalDecision>;
     rebuildSandbox(workspace: string): Promise<RunOutcome>;
     /** The settings editor of the workspace, at the key the refusal is about. */
-    openSettings(workspace: string, key: string | undefined): Promise<void>;
+    openSettings(workspace: string, key: string | undefined, scope?: 'project' | 'global'): Promise<void>;
     info(message: string): void;
     error(message: string): void;
 }
@@ -55,7 +55,7 @@ export async function clearForLaunch(workspace: string, host: ClearForLaunchHost
                 continue;
             }
             case 'open-settings':
-                await host.openSettings(workspace, request.refusals[0]?.key);
+                await host.openSettings(workspace, request.refusals[0]?.key, request.refusals[0]?.scope);
                 return undefined;
             default:
                 return undefined;

@@ -91,7 +91,7 @@ export class SandyApprovalService {
             preflight: ws => this.service.preflight(ws),
             ask: request => this.ask(request),
             rebuildSandbox: ws => this.service.rebuildSandbox(ws),
-            openSettings: async (ws, key) => { await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace: ws, key }); },
+            openSettings: async (ws, key, scope) => { await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace: ws, key, scope }); },
             info: message => void this.messages.info(message),
             error: message => void this.messages.error(message)
         }, first);

@@ -114,8 +114,8 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
     }
 
     /** Move focus to one key's control (from the approval view's "Open Settings"). */
-    revealKey(key: string): void {
-        this.view?.revealKey(key);
+    revealKey(key: string, scope?: SettingsScope): void {
+        this.view?.revealKey(key, scope);
     }
 
     protected async saveScope(scope: SettingsScope, edits: SettingsEdits): Promise<SettingsSaveResult> {

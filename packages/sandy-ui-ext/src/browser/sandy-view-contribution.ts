@@ -83,7 +83,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
             isEnabled: (p?: DerivedProject) => !p || (!!p.sandboxName && p.state !== 'running')
         });
         registry.registerCommand(SandyCommands.OPEN_SETTINGS, {
-            execute: (arg?: DerivedProject | { workspace?: string; key?: string }) => this.openSettings(arg)
+            execute: (arg?: DerivedProject | { workspace?: string; key?: string; scope?: 'project' | 'global' }) => this.openSettings(arg)
         });
         registry.registerCommand(SandyCommands.REVOKE_APPROVAL, {
             execute: (p?: DerivedProject) => this.withProject(p, project => this.revokeApproval(project)),
@@ -295,12 +295,13 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     }
 
     /** The settings editor for a project (Project tab) or, without one, the Global settings. */
-    async openSettings(arg?: DerivedProject | { workspace?: string; key?: string }): Promise<void> {
+    async openSettings(arg?: DerivedProject | { workspace?: string; key?: string; scope?: 'project' | 'global' }): Promise<void> {
         const workspace = arg && 'state' in arg ? arg.workspacePath
             : (arg as { workspace?: string } | undefined)?.workspace
             ?? this.projectWidget()?.selectedProject?.workspacePath
             ?? this.workspaces.tryGetRoots()[0]?.resource.path.fsPath();
         const key = arg && !('state' in arg) ? arg.key : undefined;
+        const scope = arg && !('state' in arg) ? arg.scope : undefined;
         const widget = await this.widgetManager.getOrCreateWidget<SandySettingsWidget>(SANDY_SETTINGS_WIDGET_FACTORY_ID, { workspace });
         if (!widget.isAttached) {
             await this.shell.addWidget(widget, { area: 'main' });
@@ -308,7 +309,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         await this.shell.activateWidget(widget.id);
         if (key) {
             await widget.reload();
-            widget.revealKey(key);
+            widget.revealKey(key, scope);
         }
     }
 

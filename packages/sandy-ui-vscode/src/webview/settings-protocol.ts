@@ -22,7 +22,7 @@ export type SettingsToWebview =
     | { type: 'saved'; requestId: number; result: SettingsSaveResult }
     | { type: 'picked'; requestId: number; path?: string }
     | { type: 'done'; requestId: number }
-    | { type: 'revealKey'; key: string };
+    | { type: 'revealKey'; key: string; scope?: SettingsScope };
 
 /** A key sandy's loader can read (`^[A-Z_]+$`); undefined / null value = remove the key. */
 const edit = object({ key: str(128, /^[A-Z_]+$/), value: optional(str(MAX_VALUE_CHARS)) });

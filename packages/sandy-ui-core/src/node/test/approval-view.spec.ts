@@ -109,3 +109,22 @@ describe('approval view (hostile content, fixture 21)', () => {
         expect(await requestFor('SANDY_MODEL=opus\nSANDY_AGENT=claude\n')).to.equal(undefined);
     });
 });
+
+describe('approval refusals name the settings scope to open', () => {
+    it('a world-open LAN entry in ~/.sandy/config points at the Global tab, one in the workspace at Project', async () => {
+        const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-approval-scope-'));
+        const ws = path.join(home, 'ws');
+        fs.mkdirSync(path.join(ws, '.sandy'), { recursive: true });
+        fs.mkdirSync(path.join(home, '.sandy'), { recursive: true });
+        fs.writeFileSync(path.join(home, '.sandy', 'config'), 'SANDY_ALLOW_LAN_HOSTS=::/0\n');
+        fs.writeFileSync(path.join(ws, '.sandy', 'config'), 'SANDY_ALLOW_LAN_HOSTS=0.0.0.0/0\n');
+        try {
+            const report = await runPreflight({ workspacePath: ws, sandyHome: path.join(home, '.sandy'), schema: schemaInput });
+            const request = buildApprovalRequest(report, diffApproval(undefined, report.pendingPrivileged))!;
+            expect(request.kind).to.equal('refuse');
+            expect(request.refusals.map(r => r.scope).sort()).to.deep.equal(['global', 'project']);
+        } finally {
+            fs.rmSync(home, { recursive: true, force: true });
+        }
+    });
+});

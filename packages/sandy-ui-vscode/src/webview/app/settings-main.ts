@@ -58,7 +58,7 @@ channel.onMessage(message => {
             chores.settle(message.requestId, undefined);
             break;
         case 'revealKey':
-            view.revealKey(message.key);
+            view.revealKey(message.key, message.scope);
             break;
     }
 });
