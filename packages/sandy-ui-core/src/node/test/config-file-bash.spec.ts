@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseConfigFile } from '../../common/config-file';
+import { fixturesRoot } from './sandy-fixtures';
 
 /** One bash for many files (spawning bash per file is slow): each file's pairs end with a \x01 field. */
 const LOADER = `
@@ -51,22 +52,6 @@ function weRead(text: string): [string, string][] {
     return parseConfigFile(text).lines.flatMap(l => l.kind === 'entry' ? [[l.key, l.value] as [string, string]] : []);
 }
 
-/** test/fixtures/sandy-1.7.1 of the repository: above this file, or else above the working folder. */
-function fixturesRoot(): string {
-    for (let dir of [__dirname, process.cwd()]) {
-        for (;;) {
-            const candidate = path.join(dir, 'test', 'fixtures', 'sandy-1.7.1');
-            if (fs.existsSync(candidate)) {
-                return candidate;
-            }
-            if (path.dirname(dir) === dir) {
-                break;
-            }
-            dir = path.dirname(dir);
-        }
-    }
-    throw new Error('test/fixtures/sandy-1.7.1 not found');
-}
 
 describe('config-file vs bash (unit)', function () {
     let tmp: string;

@@ -9,23 +9,8 @@ import {
     applyEdits, boolSpelling, ConfigEditError, ConfigKeyLike, diagnoseConfigFile, formatValue, getEffectiveValues,
     misplacedKeysInSecrets, parseConfigFile, readLoaderLine, routeKey, serializeConfigFile
 } from '../../common/config-file';
+import { fixturesRoot } from './sandy-fixtures';
 
-/** test/fixtures/sandy-1.7.1 of the repository: above this file, or else above the working folder. */
-function fixturesRoot(): string {
-    for (let dir of [__dirname, process.cwd()]) {
-        for (;;) {
-            const candidate = path.join(dir, 'test', 'fixtures', 'sandy-1.7.1');
-            if (fs.existsSync(candidate)) {
-                return candidate;
-            }
-            if (path.dirname(dir) === dir) {
-                break;
-            }
-            dir = path.dirname(dir);
-        }
-    }
-    throw new Error('test/fixtures/sandy-1.7.1 not found');
-}
 
 const FIXTURES = fixturesRoot();
 const INPUT_NAMES = ['input.config', 'input.secrets', 'input.approved.config'];
