@@ -48,7 +48,8 @@ export function projectDescription(p: DerivedProject, now = Date.now()): string 
     return parts.join(' · ');
 }
 
-function formatBytes(n: number): string {
+/** Sizes as people read them: 812 B, 76.0 KiB, 1.2 GiB. */
+export function formatBytes(n: number): string {
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
     let i = 0;
     let v = n;

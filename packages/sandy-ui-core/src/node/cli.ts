@@ -9,6 +9,7 @@ import { DockerReadClient } from './docker-client';
 import { examineExecutable, locateSandy, LocatedSandy, SANDY_INSTALL_COMMAND } from './locate';
 import { LockSweepReport, sweepLocks } from './lock-sweep';
 import { INTROSPECTION_MIN_SANDY, SandyClient } from './sandy-client';
+import { formatBytes } from '../common/project-labels';
 
 /**
  * `sandy-ui`: the checks and views of the IDE on a terminal, for support and scripts. Exit status:
@@ -202,16 +203,6 @@ export function formatState(s: SandyState): string {
     return `${lines.join('\n')}\n`;
 }
 
-function formatBytes(n: number): string {
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let i = 0;
-    let v = n;
-    while (v >= 1024 && i < units.length - 1) {
-        v /= 1024;
-        i++;
-    }
-    return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
-}
 
 async function schema(args: ParsedArgs, io: CliIo): Promise<number> {
     const result = await (await clientFor(args, io)).schema();
