@@ -67,6 +67,7 @@ export const signalProcessGroup: SignalSender = (pid, signal) => {
 };
 
 class Session {
+    lastDataAt = 0;
     readonly replay = new ReplayBuffer();
     readonly attachments = new Set<AttachmentImpl>();
     readonly onDataEmitter = new SimpleEmitter<string>();
@@ -186,6 +187,7 @@ export class PtySupervisor {
         const session = new Session(info, pty);
         this.sessions.set(info.id, session);
         pty.onData(data => {
+            session.lastDataAt = Date.now();
             session.replay.push(data);
             session.onDataEmitter.fire(data);
             for (const a of session.attachments) {
@@ -194,19 +196,25 @@ export class PtySupervisor {
             session.updateFlow();
         });
         pty.onExit(({ exitCode, signal }) => {
-            info.status = 'exited';
-            info.endedAt = Date.now();
-            if (signal) {
-                info.signal = signalName(signal);
-                info.exitCode = exitCode || undefined;
-            } else {
-                info.exitCode = exitCode;
-            }
-            session.markExited();
-            for (const a of [...session.attachments]) {
-                a.onExitEmitter.fire({ ...info });
-            }
-            this.fireChange(session);
+            const endedAt = Date.now();
+            // node-pty can report the exit before the last output is read: let the output settle first,
+            // so views get sandy's final lines before "ended" (and the banner comes after them).
+            session.releaseFlow();
+            void settleOutput(session).then(() => {
+                info.status = 'exited';
+                info.endedAt = endedAt;
+                if (signal) {
+                    info.signal = signalName(signal);
+                    info.exitCode = exitCode || undefined;
+                } else {
+                    info.exitCode = exitCode;
+                }
+                session.markExited();
+                for (const a of [...session.attachments]) {
+                    a.onExitEmitter.fire({ ...info });
+                }
+                this.fireChange(session);
+            });
         });
         this.fireChange(session);
         return { ...info };
@@ -327,6 +335,22 @@ export class PtySupervisor {
 
     protected fireChange(session: Session): void {
         this.onDidChangeEmitter.fire({ ...session.info });
+    }
+}
+
+/** Output quiet for this long after the exit means it has all been read. */
+const EXIT_QUIET_MS = 40;
+/** Never hold an exit back longer than this (a grandchild may keep writing to the PTY). */
+const EXIT_SETTLE_MAX_MS = 400;
+
+async function settleOutput(session: Session): Promise<void> {
+    const deadline = Date.now() + EXIT_SETTLE_MAX_MS;
+    while (Date.now() < deadline) {
+        const quietFor = Date.now() - session.lastDataAt;
+        if (quietFor >= EXIT_QUIET_MS) {
+            return;
+        }
+        await delay(EXIT_QUIET_MS - quietFor);
     }
 }
 
