@@ -8,10 +8,10 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { floodFileText } from './flood';
+import { freePort } from '../support/processes';
 import { isAlive, killGroup, killProcessesUnder } from './proc';
 import { delay, log } from './report';
 
@@ -120,18 +120,6 @@ export function snapshotApp(s: Scratch): string {
         fs.cpSync(plugins, path.join(app, 'plugins'), { recursive: true });
     }
     return app;
-}
-
-export function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const server = net.createServer();
-        server.unref();
-        server.on('error', reject);
-        server.listen(0, '127.0.0.1', () => {
-            const port = (server.address() as net.AddressInfo).port;
-            server.close(() => resolve(port));
-        });
-    });
 }
 
 function httpStatus(url: string): Promise<number> {

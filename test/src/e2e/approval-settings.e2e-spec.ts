@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { E2eBrowser } from './browser';
 import { REPO_ROOT, SandyIde } from './harness';
-import { holdsFor, poll } from './poll';
+import { holdsFor, poll } from '../support/poll';
 import { escapeRegExp, SandyApp } from './page-objects/sandy-app';
 import { PreLayout } from './page-objects/sandy-approval';
 import { SandyTerminal } from './page-objects/sandy-terminal';

@@ -17,7 +17,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { sandboxName } from '../fake-sandy/harness';
-import { poll } from './poll';
+import { poll } from '../support/poll';
+import { hasHome, killProcessesWithHome } from '../support/processes';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const APP_DIR = path.join(REPO_ROOT, 'browser-app');
@@ -301,25 +302,13 @@ export class SandyIde {
         }, { timeout: 60_000, message: `the backend to listen (log: ${this.logFile})` });
     }
 
-    /** True if /proc/<pid>/environ has this run's HOME: a process this run started, directly or not. */
+    /** True if the process has this run's HOME: a process this run started, directly or not. */
     protected ownsProcess(pid: string): boolean {
-        try {
-            return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${this.home}`);
-        } catch {
-            return false;
-        }
+        return hasHome(Number(pid), this.home);
     }
 
     protected sweep(): void {
-        for (const entry of fs.readdirSync('/proc')) {
-            if (/^\d+$/.test(entry) && Number(entry) !== process.pid && this.ownsProcess(entry)) {
-                try {
-                    process.kill(Number(entry), 'SIGKILL');
-                } catch {
-                    // Already gone.
-                }
-            }
-        }
+        killProcessesWithHome(this.home);
     }
 }
 

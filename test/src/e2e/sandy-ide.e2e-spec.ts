@@ -13,7 +13,7 @@ import { E2eBrowser } from './browser';
 import { useSandyIde } from './suite';
 import { pidAlive, SandyIde } from './harness';
 import { httpGet, tryWebSocket } from './http-probe';
-import { poll } from './poll';
+import { poll } from '../support/poll';
 import { escapeRegExp, SandyApp } from './page-objects/sandy-app';
 import { SandyTerminal } from './page-objects/sandy-terminal';
 

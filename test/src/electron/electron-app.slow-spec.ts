@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import Ajv from 'ajv';
+import { freePort } from '../support/processes';
 
 /*
  * The desktop Sandy IDE, tested without Electron's binary (it cannot be downloaded on the build
@@ -15,17 +15,6 @@ import Ajv from 'ajv';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const app = path.join(root, 'electron-app');
-
-function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const server = net.createServer();
-        server.listen(0, '127.0.0.1', () => {
-            const port = (server.address() as net.AddressInfo).port;
-            server.close(() => resolve(port));
-        });
-        server.on('error', reject);
-    });
-}
 
 function get(port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {

@@ -5,9 +5,9 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { freePort, processesWithHome } from '@sandy-ui/test/lib/support/processes';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 export const PLUGIN_DIR = path.join(REPO_ROOT, 'packages', 'sandy-ui-vscode');
@@ -33,17 +33,7 @@ export function requireCompiledFake(): void {
     }
 }
 
-export async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const server = net.createServer();
-        server.unref();
-        server.on('error', reject);
-        server.listen(0, '127.0.0.1', () => {
-            const port = (server.address() as net.AddressInfo).port;
-            server.close(() => resolve(port));
-        });
-    });
-}
+export { freePort };
 
 export class World {
     readonly root: string;
@@ -122,25 +112,7 @@ export class World {
 
     /** Live processes started with this HOME (zombies excluded). */
     processes(): number[] {
-        const needle = `\0HOME=${this.home}\0`;
-        const pids: number[] = [];
-        for (const entry of fs.readdirSync('/proc')) {
-            if (!/^[0-9]+$/.test(entry) || Number(entry) === process.pid) {
-                continue;
-            }
-            try {
-                const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
-                if (/^State:\s+Z/m.test(status)) {
-                    continue;
-                }
-                if (('\0' + fs.readFileSync(`/proc/${entry}/environ`, 'latin1')).includes(needle)) {
-                    pids.push(Number(entry));
-                }
-            } catch {
-                // gone meanwhile
-            }
-        }
-        return pids;
+        return processesWithHome(this.home);
     }
 
     /** Ends the children's process groups, then anything else still carrying this HOME. */

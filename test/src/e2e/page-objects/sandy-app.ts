@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { PollOptions } from '../poll';
+import { PollOptions } from '../../support/poll';
 import { SandyApprovalView } from './sandy-approval';
 import { SandySettingsEditor } from './sandy-settings';
 import { SandyTerminal } from './sandy-terminal';

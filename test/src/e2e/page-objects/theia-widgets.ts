@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { poll, PollOptions } from '../poll';
+import { poll, PollOptions } from '../../support/poll';
 
 /** What every page object needs: the page and a poll that gives up when the backend died. */
 export interface PageContext {

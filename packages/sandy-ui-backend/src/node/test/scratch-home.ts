@@ -6,6 +6,9 @@ import { lockDirFor, sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
 import type { PtySpawn, SessionAttachment, SignalSender } from '@sandy-ui/core/lib/node/pty-supervisor';
 import { signalProcessGroup } from '@sandy-ui/core/lib/node/pty-supervisor';
 import { nodePtySpawn } from '../node-pty-spawn';
+import { isGone, processesWithHome, processState } from '@sandy-ui/test/lib/support/processes';
+
+export { isGone, processState };
 
 /** Repository root, from `packages/sandy-ui-backend/lib/node/test`. */
 export const REPO_ROOT = path.resolve(__dirname, '../../../../..');
@@ -68,22 +71,7 @@ export class ScratchHome {
 
     /** Live processes (zombies excluded: their environment is gone) started with this HOME. */
     processes(): number[] {
-        const needle = `\0HOME=${this.home}\0`;
-        const pids: number[] = [];
-        for (const entry of fs.readdirSync('/proc')) {
-            if (!/^[0-9]+$/.test(entry) || Number(entry) === process.pid) {
-                continue;
-            }
-            try {
-                const environ = '\0' + fs.readFileSync(`/proc/${entry}/environ`, 'latin1');
-                if (environ.includes(needle) && !isGone(Number(entry))) {
-                    pids.push(Number(entry));
-                }
-            } catch {
-                // exited while we looked
-            }
-        }
-        return pids;
+        return processesWithHome(this.home);
     }
 
     /**
@@ -122,32 +110,6 @@ export function describeProcess(pid: number): string {
     } catch {
         return `${pid} (gone)`;
     }
-}
-
-/** Process state letter from /proc/<pid>/stat (R, S, Z…), undefined when there is no such process. */
-export function processState(pid: number): string | undefined {
-    try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    } catch {
-        return undefined;
-    }
-}
-
-/**
- * True when the process no longer runs. kill(pid, 0) → ESRCH is the clean answer; a zombie also counts:
- * it has exited, and PID 1 in containers (this sandbox included) reaps orphans seconds late.
- */
-export function isGone(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-    } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') {
-            return true;
-        }
-        throw e;
-    }
-    return processState(pid) === 'Z';
 }
 
 /** Children of a process (by their /proc PPid), e.g. the fake's deferred-trap `sleep`. */

@@ -1,7 +1,7 @@
 /**
- * Waiting without fixed sleeps: every end-to-end assertion about the IDE is eventually true (the
- * backend, the PTY and the browser all run asynchronously), so tests poll a probe until it yields
- * a value, and a timeout reports the last thing seen instead of a bare "timed out".
+ * Waiting without fixed sleeps, for every test tree (e2e, benchmarks, the plugin's suites): the
+ * backend, the PTY and the browser all run asynchronously, so tests poll a probe until it yields a
+ * value, and a timeout reports the last thing seen instead of a bare "timed out".
  */
 
 export interface PollOptions {
