@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
 import { removeSandboxPrompt, revokeApprovalText, sessionPickItem, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { clearForLaunch, LaunchClearance, runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
+import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
 import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
 import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { SandyState } from './sandy-state';
@@ -111,41 +111,31 @@ export class SandyCommands {
     }
 
     async launch(project?: DerivedProject): Promise<void> {
-        const target = project ?? await this.pickProject('Launch sandy for which project?');
-        if (!target) {
-            return;
-        }
-        const workspace = target.workspacePath;
-        if (!workspace) {
-            void vscode.window.showErrorMessage('Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.');
-            return;
-        }
         const { terminals, fallback } = this.deps;
-        const live = this.deps.state.liveSessions.find(s => s.workspace === workspace);
-        if (live && terminals) {
-            terminals.attach(live);
-            return;
-        }
-        if (fallback?.find(workspace)) {
-            await fallback.open(workspace, undefined);
-            return;
-        }
-        // Pre-flight before any tab or process exists: Reject starts nothing.
-        let clearance: LaunchClearance | undefined;
-        try {
-            clearance = await this.clearForLaunch(workspace);
-        } catch (e) {
-            void vscode.window.showErrorMessage(`Sandy: pre-flight failed: ${e instanceof Error ? e.message : String(e)}`);
-            return;
-        }
-        if (!clearance) {
-            return;
-        }
-        if (terminals) {
-            terminals.openForWorkspace(workspace, clearance);
-        } else {
-            await fallback?.open(workspace, clearance);
-        }
+        await launchProject(project, {
+            pickProject: placeholder => this.pickProject(placeholder),
+            revealExisting: async workspace => {
+                const live = this.deps.state.liveSessions.find(s => s.workspace === workspace);
+                if (live && terminals) {
+                    terminals.attach(live);
+                    return true;
+                }
+                if (fallback?.find(workspace)) {
+                    await fallback.open(workspace, undefined);
+                    return true;
+                }
+                return false;
+            },
+            clearForLaunch: workspace => this.clearForLaunch(workspace),
+            open: async (workspace, clearance) => {
+                if (terminals) {
+                    terminals.openForWorkspace(workspace, clearance);
+                } else {
+                    await fallback?.open(workspace, clearance);
+                }
+            },
+            error: message => void vscode.window.showErrorMessage(message)
+        });
     }
 
     async stop(arg?: unknown): Promise<void> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ApprovalDecision, ApprovalRequest } from './approval-model';
 import type { LaunchOutcome, LaunchRequest, RunOutcome } from './service-protocol';
-import { clearForLaunch, launchUntilCleared } from './launch-flow';
+import { clearForLaunch, LaunchClearance, launchProject, launchUntilCleared, NO_WORKSPACE_TEXT } from './launch-flow';
 
 function request(token: string, kind: ApprovalRequest['kind'] = 'approve', refusalKey?: string): ApprovalRequest {
     return {
@@ -74,5 +74,58 @@ describe('launch flow shared by every host (unit)', () => {
             clear: async () => undefined
         });
         expect(rejected).to.deep.equal({ kind: 'not-approved' });
+    });
+});
+
+describe('launchProject: "Sandy: Launch" in every host (unit)', () => {
+    function host(options: { picked?: { workspacePath?: string }; live?: boolean; clearance?: LaunchClearance; preflightThrows?: boolean }) {
+        const log: string[] = [];
+        return {
+            log,
+            pickProject: async () => { log.push('pick'); return options.picked; },
+            revealExisting: async (ws: string) => { log.push(`reveal? ${ws}`); return !!options.live; },
+            clearForLaunch: async (ws: string) => {
+                log.push(`preflight ${ws}`);
+                if (options.preflightThrows) {
+                    throw new Error('boom');
+                }
+                return options.clearance;
+            },
+            open: async (ws: string, c: LaunchClearance) => { log.push(`open ${ws} ${JSON.stringify(c)}`); },
+            error: (m: string) => log.push(`error ${m}`)
+        };
+    }
+
+    it('pre-flight runs before the terminal opens, and the clearance goes with it', async () => {
+        const h = host({ clearance: { approvalToken: 't' } });
+        await launchProject({ workspacePath: '/w' }, h);
+        expect(h.log).to.deep.equal(['reveal? /w', 'preflight /w', 'open /w {"approvalToken":"t"}']);
+    });
+
+    it('a running session is revealed, not launched again', async () => {
+        const h = host({ live: true, clearance: {} });
+        await launchProject({ workspacePath: '/w' }, h);
+        expect(h.log).to.deep.equal(['reveal? /w']);
+    });
+
+    it('rejected pre-flight opens nothing; a failing one says so', async () => {
+        const rejected = host({ clearance: undefined });
+        await launchProject({ workspacePath: '/w' }, rejected);
+        expect(rejected.log).to.deep.equal(['reveal? /w', 'preflight /w']);
+        const failing = host({ preflightThrows: true });
+        await launchProject({ workspacePath: '/w' }, failing);
+        expect(failing.log).to.deep.equal(['reveal? /w', 'preflight /w', 'error Sandy: pre-flight failed: boom']);
+    });
+
+    it('asks for a project when none was given; a sandbox without a workspace cannot launch', async () => {
+        const picked = host({ picked: { workspacePath: '/p' }, clearance: {} });
+        await launchProject(undefined, picked);
+        expect(picked.log).to.deep.equal(['pick', 'reveal? /p', 'preflight /p', 'open /p {}']);
+        const legacy = host({ picked: {} });
+        await launchProject(undefined, legacy);
+        expect(legacy.log).to.deep.equal(['pick', `error ${NO_WORKSPACE_TEXT}`]);
+        const cancelled = host({ picked: undefined });
+        await launchProject(undefined, cancelled);
+        expect(cancelled.log).to.deep.equal(['pick']);
     });
 });

@@ -90,3 +90,49 @@ export async function launchUntilCleared(workspace: string, clearance: LaunchCle
 
 /** The terminal's words for a launch that did not start a session. */
 export const NOT_APPROVED_TEXT = 'Not launched: pre-flight approval was not given.';
+
+/** A sandbox sandy lists without a workspace folder (from an old sandy): it cannot be launched. */
+export const NO_WORKSPACE_TEXT = 'Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.';
+
+/** The host's side of {@link launchProject}. */
+export interface LaunchProjectHost {
+    /** Ask which project to launch when none was given; undefined when the user cancels. */
+    pickProject(placeholder: string): Promise<{ workspacePath?: string } | undefined>;
+    /** A view already shows sandy for this workspace (a live session): reveal it and say true. */
+    revealExisting(workspace: string): Promise<boolean>;
+    /** Pre-flight ({@link clearForLaunch} with the host's UI); undefined when the user did not approve. */
+    clearForLaunch(workspace: string): Promise<LaunchClearance | undefined>;
+    /** Open the terminal that launches sandy with this clearance. */
+    open(workspace: string, clearance: LaunchClearance): Promise<void>;
+    error(message: string): void;
+}
+
+/**
+ * "Sandy: Launch" in every host: pick a project if none was given, reveal a session already running
+ * for it, otherwise pre-flight BEFORE any tab or process exists (Reject starts nothing, spec MVP
+ * pillar 3), then open the terminal with the one-shot clearance.
+ */
+export async function launchProject(project: { workspacePath?: string } | undefined, host: LaunchProjectHost): Promise<void> {
+    const target = project ?? await host.pickProject('Launch sandy for which project?');
+    if (!target) {
+        return;
+    }
+    const workspace = target.workspacePath;
+    if (!workspace) {
+        host.error(NO_WORKSPACE_TEXT);
+        return;
+    }
+    if (await host.revealExisting(workspace)) {
+        return;
+    }
+    let clearance: LaunchClearance | undefined;
+    try {
+        clearance = await host.clearForLaunch(workspace);
+    } catch (e) {
+        host.error(`Sandy: pre-flight failed: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+    }
+    if (clearance) {
+        await host.open(workspace, clearance);
+    }
+}

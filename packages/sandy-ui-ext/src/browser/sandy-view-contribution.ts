@@ -10,7 +10,7 @@ import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
 import { removeSandboxPrompt, revokeApprovalText, sessionPickItem, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
+import { launchProject, runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyCommands } from './sandy-commands';
 import { SandyProjectsWidget, SANDY_PROJECTS_CONTEXT_MENU } from './sandy-projects-widget';
@@ -181,32 +181,19 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     }
 
     async launch(project?: DerivedProject): Promise<void> {
-        const target = project ?? await this.pickProject('Launch sandy for which project?');
-        if (!target) {
-            return;
-        }
-        const workspace = target.workspacePath;
-        if (!workspace) {
-            this.messages.error('Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.');
-            return;
-        }
-        const live = this.state.liveSessions.find(s => s.workspace === workspace);
-        if (live) {
-            await this.terminals.attach(live);
-            return;
-        }
-        // Pre-flight before any tab or process exists: Reject starts nothing (spec, MVP pillar 3).
-        let clearance;
-        try {
-            clearance = await this.approvals.clearForLaunch(workspace);
-        } catch (e) {
-            this.messages.error(`Sandy: pre-flight failed: ${e instanceof Error ? e.message : String(e)}`);
-            return;
-        }
-        if (!clearance) {
-            return;
-        }
-        await this.terminals.openForWorkspace(workspace, clearance);
+        await launchProject(project, {
+            pickProject: placeholder => this.pickProject(placeholder),
+            revealExisting: async workspace => {
+                const live = this.state.liveSessions.find(s => s.workspace === workspace);
+                if (live) {
+                    await this.terminals.attach(live);
+                }
+                return !!live;
+            },
+            clearForLaunch: workspace => this.approvals.clearForLaunch(workspace),
+            open: async (workspace, clearance) => { await this.terminals.openForWorkspace(workspace, clearance); },
+            error: message => this.messages.error(message)
+        });
     }
 
     async stop(arg?: DerivedProject | SessionInfo): Promise<void> {
