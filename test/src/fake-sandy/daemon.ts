@@ -314,8 +314,8 @@ function confirm(question: string): boolean {
     return /^(y|Y|yes|YES|Yes)$/.test(readTtyLine());
 }
 
-/** `--stop-all [--dry-run] [--yes]` (sandy:2385-2442). */
-export function stopAll(args: string[], sandyHome: string): never {
+/** The `[--dry-run] [--yes]` sub-options of `--stop-all` and `--gc`; anything else is refused (exit 1). */
+function dryRunYes(command: string, args: string[]): { dryRun: boolean; yes: boolean } {
     let dryRun = false;
     let yes = false;
     for (const a of args) {
@@ -324,10 +324,16 @@ export function stopAll(args: string[], sandyHome: string): never {
         } else if (a === '--yes') {
             yes = true;
         } else {
-            error(`--stop-all: unrecognized argument: ${a}`);
+            error(`${command}: unrecognized argument: ${a}`);
             exit(1);
         }
     }
+    return { dryRun, yes };
+}
+
+/** `--stop-all [--dry-run] [--yes]` (sandy:2385-2442). */
+export function stopAll(args: string[], sandyHome: string): never {
+    const { dryRun, yes } = dryRunYes('--stop-all', args);
     requireDocker('--stop-all');
     const sessions = listSessions(sandyHome).filter(r => r.daemon);
     if (sessions.length === 0) {
@@ -370,18 +376,7 @@ export function stopAll(args: string[], sandyHome: string): never {
 
 /** `--gc [--dry-run] [--yes]`: the only reclaimable thing the fake has is a dead-owner daemon container. */
 export function gc(args: string[], sandyHome: string): never {
-    let dryRun = false;
-    let yes = false;
-    for (const a of args) {
-        if (a === '--dry-run') {
-            dryRun = true;
-        } else if (a === '--yes') {
-            yes = true;
-        } else {
-            error(`--gc: unrecognized argument: ${a}`);
-            exit(1);
-        }
-    }
+    const { dryRun, yes } = dryRunYes('--gc', args);
     requireDocker('--gc');
     const dead = listSessions(sandyHome).filter(r => r.daemon && !pidAlive(r.ownerPid));
     out('\nsandy --gc: reclaim plan\n');
