@@ -91,14 +91,14 @@ export class FallbackTerminals implements vscode.Disposable {
             shellPath: prepared.sandyPath,
             shellArgs: request.args ?? [],
             cwd: workspace,
-            env: this.core.launchEnv(prepared.autoApprove),
+            env: this.core.launchEnv(),
             // Only the whitelisted environment, as with the PTY (no inherited credentials).
             strictEnv: true,
             iconPath: new vscode.ThemeIcon('server-environment')
         });
         this.terminals.set(workspace, terminal);
         terminal.show();
-        await this.core.afterLaunch(workspace, prepared.autoApprove, prepared.report);
+        await this.core.afterLaunch(workspace);
         const now = Date.now();
         return {
             kind: 'launched',

@@ -403,6 +403,100 @@ function contextHash(ctx: string): string {
     return sha256Hex(acc);
 }
 
+/** GNU `readlink -f`: all components resolved, only the last may be missing; '' when it cannot. */
+function readlinkF(link: string): string {
+    try {
+        return fs.realpathSync(link);
+    } catch {
+        try {
+            const abs = path.resolve(path.dirname(link), fs.readlinkSync(link));
+            return path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs));
+        } catch {
+            return '';
+        }
+    }
+}
+
+/**
+ * Symlinks that escape the workspace (sandy:9089-9202): `find -maxdepth 8 -type l` outside
+ * node_modules/.venv*\/.git, target (`readlink -f`) not under the real workspace by string prefix but
+ * under $HOME/. First time: warn, `Proceed anyway? [y/N]` on stdout read from stdin (non-TTY: exit 1);
+ * the approved set goes to `<sandbox>/.sandy-approved-symlinks.list`; a NEW entry later exits 1.
+ */
+function symlinkGate(workDir: string, sandboxDir: string): void {
+    const realWorkDir = pwdP(workDir) ?? workDir;
+    const home = process.env.HOME ?? '';
+    const found: string[] = [];
+    const walk = (dir: string, depth: number): void => {
+        let entries: fs.Dirent[];
+        try {
+            entries = fs.readdirSync(dir, { withFileTypes: true });
+        } catch {
+            return;
+        }
+        for (const e of entries) {
+            const full = `${dir}/${e.name}`;
+            if (e.isSymbolicLink()) {
+                if (full.includes('/node_modules/') || /\/\.venv.*\//.test(full) || full.includes('/.git/')) {
+                    continue;
+                }
+                const target = readlinkF(full);
+                if (target && !target.startsWith(realWorkDir) && target.startsWith(`${home}/`)) {
+                    found.push(`${full.slice(workDir.length + 1)} -> ${target}`);
+                }
+            } else if (e.isDirectory() && depth < 8) {
+                walk(full, depth + 1);
+            }
+        }
+    };
+    walk(workDir, 1);
+    if (!found.length) {
+        return;
+    }
+    const current = sortUnique(found);
+    const approvedList = path.join(sandboxDir, '.sandy-approved-symlinks.list');
+    if (isFile(approvedList)) {
+        const approved = new Set((catFile(approvedList) ?? '').split('\n').filter(Boolean));
+        const added = current.filter(c => !approved.has(c));
+        if (added.length) {
+            error('Symlink escape detected that wasn\'t present at previous approval:');
+            for (const a of added) {
+                error(`  ${a}`);
+            }
+            error('');
+            error('This would expose files outside the workspace to sandy.');
+            error('If this is legitimate, delete the symlink, relaunch sandy, re-create it,');
+            error('and re-approve from the symlink warning — or clear the approval list:');
+            error(`  rm '${approvedList}'`);
+            exit(1);
+        }
+        fs.writeFileSync(approvedList, current.join('\n') + '\n');
+        return;
+    }
+    warn('Symlinks that point outside the workspace:');
+    for (const c of current) {
+        warn(`  ${c}`);
+    }
+    out('\x1b[0;33m[sandy] These could allow Claude to access files outside the sandbox.\x1b[0m\n');
+    if (!isTty(0)) {
+        error('Dangerous symlinks need interactive approval, but stdin is not a terminal.');
+        error('Approve them once by launching sandy interactively in this workspace:');
+        error(`  cd '${workDir}' && sandy      # answer y at the prompt, then exit`);
+        error(`then retry (e.g. 'sandy --start'). Or clear the list: rm '${approvedList}'`);
+        if (process.env.SANDY_DAEMON_LOG) {
+            fs.writeFileSync(`${process.env.SANDY_DAEMON_LOG}.fatal`, '');
+        }
+        exit(1);
+    }
+    out('\x1b[0;33m[sandy] Proceed anyway? [y/N] \x1b[0m');
+    if (!/^[Yy]$/.test(readTtyLine())) {
+        error('Aborting. Remove dangerous symlinks and try again.');
+        exit(1);
+    }
+    fs.writeFileSync(approvedList, current.join('\n') + '\n');
+    info(`  Persisted ${current.length} approved symlink(s) to ${path.basename(approvedList)}`);
+}
+
 /**
  * The per-project `.sandy/Dockerfile` gate (`_sandy_project_dockerfile_approved`,
  * sandy:7988-8048) and the project image build. Returns the project image name
@@ -773,6 +867,8 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
             exit(1);
         }
     }
+
+    symlinkGate(workDir, sandboxDir);
 
     // --- late validation: after lock and proxy setup (fixtures 54a, 54d) ---
     const model = hasClaude ? (v('SANDY_MODEL') || 'claude-opus-5') : v('SANDY_MODEL');

@@ -1,4 +1,5 @@
-import type { ApprovalDecision, ApprovalLine, ApprovalRequest } from '../common/approval-model';
+import type { ApprovalDecision, ApprovalDockerfile, ApprovalLine, ApprovalRequest } from '../common/approval-model';
+import { revealControlChars } from '../common/launch-gates';
 
 /** What the approval view asks of its host (the Theia widget or the VS Code webview bridge). */
 export interface ApprovalViewHost {
@@ -48,7 +49,7 @@ export class ApprovalView {
         const header = el(doc, 'div', 'sandy-approval-header');
         const title = el(doc, 'h2', 'sandy-approval-title', request.kind === 'refuse'
             ? 'sandy will not launch with this configuration'
-            : request.kind === 'compat' ? 'This sandbox needs attention before launch' : 'Approve privileged settings for this workspace?');
+            : request.kind === 'compat' ? 'This sandbox needs attention before launch' : approvalTitle(request));
         header.appendChild(title);
         header.appendChild(el(doc, 'p', 'sandy-approval-workspace', request.workspace));
         this.container.appendChild(header);
@@ -98,6 +99,22 @@ export class ApprovalView {
             }
         }
 
+        if (request.dockerfile) {
+            this.container.appendChild(this.renderDockerfile(request.dockerfile));
+        }
+
+        if (request.symlinks?.length) {
+            const section = el(doc, 'section', 'sandy-approval-symlinks');
+            section.appendChild(el(doc, 'h3', undefined, 'Symlinks that point outside the workspace'));
+            section.appendChild(el(doc, 'p', 'sandy-approval-intro',
+                'sandy mounts the targets of these links into the sandbox, so the agent can read and change them. '
+                + 'Once approved, sandy refuses any new such link until you clear its list.'));
+            const pre = el(doc, 'pre', 'sandy-approval-pre sandy-approval-symlink-list', request.symlinks.map(revealControlChars).join('\n'));
+            pre.tabIndex = 0;
+            section.appendChild(pre);
+            this.container.appendChild(section);
+        }
+
         if (request.hasPreviousApproval || request.removedKeys.length) {
             const changes = el(doc, 'section', 'sandy-approval-changes');
             changes.appendChild(el(doc, 'h3', undefined, 'Since your last approval'));
@@ -131,6 +148,44 @@ export class ApprovalView {
         this.container.appendChild(this.renderButtons(request));
         (this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button.primary')
             ?? this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button'))?.focus();
+    }
+
+    protected renderDockerfile(dockerfile: ApprovalDockerfile): HTMLElement {
+        const doc = this.doc;
+        const section = el(doc, 'section', 'sandy-approval-dockerfile');
+        const heading = el(doc, 'h3', 'sandy-approval-file-name');
+        heading.appendChild(doc.createTextNode('Project image: '));
+        heading.appendChild(this.fileLink(dockerfile.path));
+        section.appendChild(heading);
+        section.appendChild(el(doc, 'p', 'sandy-approval-intro',
+            'Building it runs its RUN commands on your host\'s Docker engine with unfiltered network (builds are not behind '
+            + 'sandy\'s egress proxy), with the whole .sandy/ folder as build context. Approve only a Dockerfile you have read.'));
+        if (dockerfile.changedSinceApproval) {
+            section.appendChild(el(doc, 'p', 'sandy-approval-changed', 'Changed since it was last approved.'));
+        }
+        if (dockerfile.diff?.some(d => d.op !== 'same')) {
+            section.appendChild(el(doc, 'h4', undefined, 'What changed since your last approval'));
+            const diff = el(doc, 'pre', 'sandy-approval-pre sandy-approval-diff');
+            for (const d of dockerfile.diff) {
+                const prefix = d.op === 'added' ? '+ ' : d.op === 'removed' ? '- ' : '  ';
+                diff.appendChild(el(doc, 'span', `sandy-approval-diff-${d.op}`, `${prefix}${revealControlChars(d.text)}\n`));
+            }
+            diff.tabIndex = 0;
+            section.appendChild(diff);
+        }
+        const pre = el(doc, 'pre', 'sandy-approval-pre sandy-approval-dockerfile-text', revealControlChars(dockerfile.text));
+        pre.tabIndex = 0;
+        pre.setAttribute('aria-label', `Contents of ${dockerfile.path}`);
+        section.appendChild(pre);
+        if (dockerfile.contextFiles.length) {
+            section.appendChild(el(doc, 'p', undefined, 'Also in the build context (a change to any of them asks again):'));
+            const list = el(doc, 'ul', 'sandy-approval-context-files');
+            for (const f of dockerfile.contextFiles) {
+                list.appendChild(el(doc, 'li', undefined, revealControlChars(f)));
+            }
+            section.appendChild(list);
+        }
+        return section;
     }
 
     protected renderLine(line: ApprovalLine): HTMLElement {
@@ -204,7 +259,9 @@ export class ApprovalView {
             bar.appendChild(b);
         };
         if (request.kind === 'refuse') {
-            button('Open Settings', 'open-settings', true);
+            if (request.refusals.some(r => r.key)) {
+                button('Open Settings', 'open-settings', true);
+            }
             button('Close', 'reject');
         } else if (request.kind === 'approve') {
             button('Approve', 'approve', true);
@@ -221,4 +278,15 @@ export class ApprovalView {
         }
         return bar;
     }
+}
+
+/** The view's question, naming every gate sandy will ask about. */
+function approvalTitle(request: ApprovalRequest): string {
+    const parts = [
+        request.lines.length ? 'privileged settings' : undefined,
+        request.dockerfile ? 'the project Dockerfile' : undefined,
+        request.symlinks?.length ? 'symlinks out of the workspace' : undefined
+    ].filter((p): p is string => !!p);
+    const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0] ?? 'this launch';
+    return `Approve ${list} for this workspace?`;
 }

@@ -1,5 +1,6 @@
 import type { PreflightReport } from './preflight';
 import type { ApprovalDiff } from './approval-diff';
+import { DiffOp, diffLines, PendingGates } from './launch-gates';
 
 /** How a pending line relates to what the user approved before. */
 export type ApprovalLineChange = 'added' | 'changed' | 'unchanged' | 'unverified';
@@ -23,6 +24,7 @@ export interface ApprovalLine {
 export interface ApprovalRefusal {
     message: string;
     remediation: string;
+    /** The settings key the refusal is about; empty when the fix is in the files (a symlink, a Dockerfile). */
     key: string;
     filePath?: string;
     line?: number;
@@ -30,10 +32,24 @@ export interface ApprovalRefusal {
     scope?: 'project' | 'global';
 }
 
+/** The project `.sandy/Dockerfile` sandy will ask to build, shown whole. */
+export interface ApprovalDockerfile {
+    path: string;
+    /** The file verbatim. */
+    text: string;
+    /** Other files of the build context (hashed by sandy, so a change to any re-asks; contents not shown). */
+    contextFiles: string[];
+    /** sandy approved an earlier version of this build context for this workspace. */
+    changedSinceApproval: boolean;
+    /** Line diff against the Dockerfile approved last time in this IDE, when known. */
+    diff?: DiffOp[];
+}
+
 /**
  * Everything the pre-flight view needs, host-neutral and serialisable. `token` binds what was shown
- * to what may be launched: it is the launcher's approval-set hash, and a launch approved with a token
- * that no longer matches the files is refused and shown again.
+ * to what may be launched: a hash over every gate shown (privileged set, Dockerfile build context,
+ * escaping symlinks); a launch approved with a token that no longer matches the files is refused and
+ * shown again, and the sandy tab answers sandy's prompts only while the files still match it.
  */
 export interface ApprovalRequest {
     workspace: string;
@@ -48,6 +64,9 @@ export interface ApprovalRequest {
     compat?: { message: string; remediation?: string; createdVersion?: string; minCompat: string; refuses: boolean };
     /** Unknown keys etc.: shown as notes, never a reason to block. */
     notes: string[];
+    dockerfile?: ApprovalDockerfile;
+    /** Symlinks that point outside the workspace (under your home folder), as `link -> target`. */
+    symlinks?: string[];
 }
 
 export type ApprovalDecision = 'approve' | 'reject' | 'rebuild' | 'launch-anyway' | 'open-settings';
@@ -68,14 +87,15 @@ export function maskApprovalLine(rawLine: string): string {
 export function buildApprovalRequest(
     report: PreflightReport,
     diff: ApprovalDiff,
-    descriptions: Readonly<Record<string, string | undefined>> = {}
+    descriptions: Readonly<Record<string, string | undefined>> = {},
+    gates?: { pending: PendingGates; token: string; refusals?: ApprovalRefusal[] }
 ): ApprovalRequest | undefined {
-    const refusals: ApprovalRefusal[] = report.worldOpenLan
+    const refusals: ApprovalRefusal[] = [...gates?.refusals ?? [], ...report.worldOpenLan
         .filter(f => !f.shadowedByEnv)
         .map(f => ({
             message: f.message, remediation: f.remediation, key: 'SANDY_ALLOW_LAN_HOSTS', filePath: f.filePath, line: f.line,
             scope: f.role === 'env' ? undefined : f.role.startsWith('home') ? 'global' as const : 'project' as const
-        }));
+        }))];
     const compat = report.sandboxCompat && report.sandboxCompat.severity !== 'none' && report.sandboxCompat.status !== 'new'
         && report.sandboxCompat.severity !== 'info'
         ? {
@@ -86,7 +106,9 @@ export function buildApprovalRequest(
             refuses: report.sandboxCompat.severity === 'refusal'
         }
         : undefined;
-    const pending = report.approvalStatus === 'pending';
+    const dockerfileGate = gates?.pending.dockerfile;
+    const symlinks = gates?.pending.symlinks?.entries;
+    const pending = report.approvalStatus === 'pending' || !!dockerfileGate || !!symlinks;
     if (!refusals.length && !compat && !pending) {
         return undefined;
     }
@@ -102,7 +124,8 @@ export function buildApprovalRequest(
         }
         return 'unchanged';
     };
-    const lines: ApprovalLine[] = report.pendingPrivileged.map(p => ({
+    const privilegedPending = report.approvalStatus === 'pending' ? report.pendingPrivileged : [];
+    const lines: ApprovalLine[] = privilegedPending.map(p => ({
         key: p.key,
         text: p.isSecret ? maskApprovalLine(p.rawLine) : p.rawLine,
         masked: p.isSecret,
@@ -120,13 +143,21 @@ export function buildApprovalRequest(
     return {
         workspace: report.workspacePath,
         kind: refusals.length ? 'refuse' : pending ? 'approve' : 'compat',
-        token: report.approvalSetHash ?? '',
+        token: gates?.token ?? report.approvalSetHash ?? '',
         lines,
         removedKeys: [...diff.removedKeys],
         hasPreviousApproval: diff.hasApproval,
         approvalFilePath: report.approvalFilePath,
         refusals,
         compat,
-        notes
+        notes,
+        dockerfile: dockerfileGate && {
+            path: dockerfileGate.path,
+            text: dockerfileGate.text,
+            contextFiles: [...dockerfileGate.contextFiles],
+            changedSinceApproval: dockerfileGate.approvedHash !== undefined,
+            diff: dockerfileGate.previousText !== undefined ? diffLines(dockerfileGate.previousText, dockerfileGate.text) : undefined
+        },
+        symlinks: symlinks && [...symlinks]
     };
 }

@@ -28,3 +28,4 @@ export * from './launch-flow';
 export * from './links';
 export * from './ide-preferences';
 export * from './ide-commands';
+export * from './launch-gates';

@@ -18,7 +18,7 @@ export interface RunResult {
 export interface RunOptions {
     timeoutMs?: number;
     cwd?: string;
-    /** Extra variables on top of the whitelisted environment (e.g. SANDY_AUTO_APPROVE_PRIVILEGED for one launch). */
+    /** Extra variables on top of the whitelisted environment (never SANDY_AUTO_APPROVE_PRIVILEGED: the env builder drops it). */
     env?: Record<string, string>;
     /** Cancels the run; the process group is killed. */
     signal?: AbortSignal;

@@ -17,8 +17,6 @@ export interface SessionInfo {
     attachedViews: number;
     /** Agent as configured for this launch, when known. */
     agent?: string;
-    /** True when this launch ran with a one-shot approval. */
-    autoApproved?: boolean;
 }
 
 /** The stop escalation of the spec (MVP pillar 2): SIGINT → 3 s → SIGTERM → 2 s → SIGKILL. */

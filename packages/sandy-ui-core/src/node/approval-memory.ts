@@ -18,12 +18,36 @@ export type ApprovalMemoryData = Record<string, Record<string, string>>;
 
 /** File name inside the storage folder. */
 export const APPROVAL_MEMORY_FILE = 'approved-value-hashes.json';
+/** The `.sandy/Dockerfile` text last approved per workspace, for "what changed" (sandy keeps a hash only). */
+export const APPROVED_DOCKERFILES_FILE = 'approved-dockerfiles.json';
+/** A Dockerfile larger than this is not remembered (the view then says "changed" without a diff). */
+const MAX_REMEMBERED_DOCKERFILE = 256 * 1024;
 
 export class ApprovalMemory {
     readonly file: string;
+    readonly dockerfilesFile: string;
 
     constructor(storageDir: string) {
         this.file = path.join(storageDir, APPROVAL_MEMORY_FILE);
+        this.dockerfilesFile = path.join(storageDir, APPROVED_DOCKERFILES_FILE);
+    }
+
+    /** The Dockerfile text approved last time for a workspace, if remembered. */
+    async getDockerfile(workspaceHash: string): Promise<string | undefined> {
+        const data = await readJsonRecord(this.dockerfilesFile);
+        const text = Object.prototype.hasOwnProperty.call(data, workspaceHash) ? data[workspaceHash] : undefined;
+        return typeof text === 'string' ? text : undefined;
+    }
+
+    /** Remembers the Dockerfile text sandy was just told to approve. */
+    recordDockerfile(workspaceHash: string, text: string): Promise<void> {
+        return this.updateFile(this.dockerfilesFile, workspaceHash, data => {
+            if (text.length <= MAX_REMEMBERED_DOCKERFILE) {
+                data[workspaceHash] = text;
+            } else {
+                delete data[workspaceHash];
+            }
+        });
     }
 
     /** Everything recorded; an unreadable or corrupt file reads as empty (the memory is only a hint). */
@@ -48,9 +72,12 @@ export class ApprovalMemory {
         });
     }
 
-    /** Drops the record of a workspace (approval revoked, sandbox removed). */
-    forget(workspaceHash: string): Promise<void> {
-        return this.update(workspaceHash, data => {
+    /** Drops the records of a workspace (approval revoked, sandbox removed). */
+    async forget(workspaceHash: string): Promise<void> {
+        await this.update(workspaceHash, data => {
+            delete data[workspaceHash];
+        });
+        await this.updateFile(this.dockerfilesFile, workspaceHash, data => {
             delete data[workspaceHash];
         });
     }
@@ -68,15 +95,30 @@ export class ApprovalMemory {
     }
 
     protected update(workspaceHash: string, change: (data: ApprovalMemoryData) => void): Promise<void> {
+        return this.updateFile<ApprovalMemoryData>(this.file, workspaceHash, change, () => this.load());
+    }
+
+    protected updateFile<T extends Record<string, unknown>>(
+        file: string, workspaceHash: string, change: (data: T) => void, load: () => Promise<T> = () => readJsonRecord(file) as Promise<T>
+    ): Promise<void> {
         if (!/^[0-9a-f]{16,64}$/.test(workspaceHash)) {
             // Also keeps names like "__proto__" out of the record object.
             return Promise.reject(new Error(`Not a workspace hash: "${workspaceHash}".`));
         }
-        return withFileLock(this.file, async () => {
-            const data = await this.load();
+        return withFileLock(file, async () => {
+            const data = await load();
             change(data);
-            await writeFileAtomic(this.file, JSON.stringify(data, undefined, 2) + '\n', { mode: 0o600, dirMode: 0o700 });
+            await writeFileAtomic(file, JSON.stringify(data, undefined, 2) + '\n', { mode: 0o600, dirMode: 0o700 });
         });
+    }
+}
+
+async function readJsonRecord(file: string): Promise<Record<string, unknown>> {
+    try {
+        const parsed: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
+        return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : {};
+    } catch {
+        return {};
     }
 }
 

@@ -73,9 +73,9 @@ describe('buildSandyEnv (unit)', () => {
         expect(buildSandyEnv(host, { extra: { BASH_ENV: '/evil.sh', LD_PRELOAD: '/evil.so' } })).not.to.have.any.keys('BASH_ENV', 'LD_PRELOAD');
     });
 
-    it('lets SANDY_AUTO_APPROVE_PRIVILEGED through only as an explicit extra, and never internal extras', () => {
+    it('never lets SANDY_AUTO_APPROVE_PRIVILEGED through, not even as an explicit extra, nor internal extras', () => {
         const env = buildSandyEnv(host, { extra: { [AUTO_APPROVE_VAR]: '1', SANDY_DAEMON_SUPERVISOR: '1', SANDY_MODEL: 'haiku' } });
-        expect(env[AUTO_APPROVE_VAR]).to.equal('1');
+        expect(env).not.to.have.key(AUTO_APPROVE_VAR);
         expect(env.SANDY_MODEL).to.equal('haiku');
         expect(env).not.to.have.key('SANDY_DAEMON_SUPERVISOR');
     });

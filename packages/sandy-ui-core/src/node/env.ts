@@ -24,7 +24,7 @@ export const INTERNAL_SANDY_VARS: readonly string[] = [
     'SANDY_TEST_PANE_TAGS'
 ];
 
-/** Bypasses every approval (CONTRACT §8, sandy:6041-6047); only ever passed for one explicit launch. */
+/** Bypasses sandy's privileged-key AND Dockerfile gates and records nothing (CONTRACT §4.1-4.2): never passed. */
 export const AUTO_APPROVE_VAR = 'SANDY_AUTO_APPROVE_PRIVILEGED';
 
 /**
@@ -106,8 +106,8 @@ export interface SandyEnvOptions {
     readonly effectiveConfig?: Readonly<Record<string, string | undefined>>;
     /**
      * Values set explicitly for this one run (RunOptions.env). They win over the host values. SANDY_*
-     * names must still be on the allow list, internal variables and shell/loader hooks are still refused;
-     * this is the only way {@link AUTO_APPROVE_VAR} gets through.
+     * names must still be on the allow list, internal variables and shell/loader hooks are still refused,
+     * and {@link AUTO_APPROVE_VAR} never passes (approvals are sandy's: the user answers its prompts).
      */
     readonly extra?: Readonly<Record<string, string | undefined>>;
 }
@@ -160,7 +160,7 @@ export function buildSandyEnv(
     }
 
     for (const [name, value] of Object.entries(options.extra ?? {})) {
-        if (typeof value === 'string' && (name === AUTO_APPROVE_VAR || sandyNameAllowed(name) || isSafeOtherName(name))) {
+        if (typeof value === 'string' && name !== AUTO_APPROVE_VAR && (sandyNameAllowed(name) || isSafeOtherName(name))) {
             env[name] = value;
         }
     }

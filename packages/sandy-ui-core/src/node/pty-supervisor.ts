@@ -38,7 +38,11 @@ export interface LaunchRequest {
     cols: number;
     rows: number;
     agent?: string;
-    autoApproved?: boolean;
+    /**
+     * Sees sandy's output before any view, with a way to type into sandy's terminal: how the tab
+     * answers sandy's own gate prompts for exactly what the user approved (see GateResponder).
+     */
+    outputObserver?: (data: string, input: (text: string) => void) => void;
 }
 
 /** One attached view: receives output, acknowledges what it rendered. */
@@ -182,12 +186,19 @@ export class PtySupervisor {
         }
         const info: SessionInfo = {
             id: randomUUID(), pid: pty.pid, workspace: request.workspace, args: [...request.args],
-            startedAt: Date.now(), status: 'running', attachedViews: 0, agent: request.agent, autoApproved: request.autoApproved
+            startedAt: Date.now(), status: 'running', attachedViews: 0, agent: request.agent
         };
         const session = new Session(info, pty);
         this.sessions.set(info.id, session);
+        const observer = request.outputObserver;
+        const input = (text: string) => {
+            if (session.info.status === 'running') {
+                pty.write(text);
+            }
+        };
         pty.onData(data => {
             session.lastDataAt = Date.now();
+            observer?.(data, input);
             session.replay.push(data);
             session.onDataEmitter.fire(data);
             for (const a of session.attachments) {

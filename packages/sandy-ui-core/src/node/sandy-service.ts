@@ -8,18 +8,22 @@ import { SandyState, SandySchema } from '../common/contract';
 import { deriveProjects, ProjectMetadata } from '../common/project-state';
 import { evaluateCompat, describeVerdict } from '../common/compat';
 import { parseConfigFile, getEffectiveValues } from '../common/config-file';
-import { ApprovalRequest, buildApprovalRequest } from '../common/approval-model';
+import { ApprovalRefusal, ApprovalRequest, buildApprovalRequest } from '../common/approval-model';
+import { CONTROL_CHARS, GateKind, gatesToken, PendingGates } from '../common/launch-gates';
 import { BUNDLED_FALLBACK_SCHEMA } from '../common/schema-cache';
 import { diffApproval } from '../common/approval-diff';
-import { envSetKeysFrom, PreflightReport } from '../common/preflight';
+import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../common/preflight';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult } from '../common/settings-form';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
 } from '../common/service-protocol';
-import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths } from './settings-io';
-import { runPreflight, valueHashesFor, workspaceHash16 } from './preflight';
+import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths, sweepInterruptedSaves } from './settings-io';
+import { readConfigFileSync } from './config-io';
+import { runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from './preflight';
+import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkGate } from './launch-gates';
+import { GateResponder } from './gate-responder';
 import { ApprovalMemory } from './approval-memory';
-import { sandboxNameFor, sweepLocks } from './lock-sweep';
+import { sandboxNameFor, sandboxNameForCanonical, sweepLocks } from './lock-sweep';
 import { PtySpawn, PtySupervisor } from './pty-supervisor';
 import { StatePoller } from './state-poller';
 import { ProjectsStore } from './projects-store';
@@ -136,6 +140,9 @@ export class SandyServiceCore {
             this.polledAt = outcome.at;
             void this.broadcastSnapshot();
         }));
+        // Temp folders (one may hold a key) that a killed save left behind go before anything else reads there.
+        void this.store.list().then(projects => sweepInterruptedSaves({ sandyHome: this.sandyHome, dataDir: this.dataDir, workspaces: projects.map(p => p.workspace) }))
+            .then(removed => removed.length && this.logger.info(`sandy: removed ${removed.length} temp folder(s) of interrupted saves: ${removed.join(', ')}`), () => undefined);
         void this.ensureLocated();
     }
 
@@ -398,25 +405,25 @@ export class SandyServiceCore {
         if (prepared.kind !== 'ready') {
             return prepared.outcome;
         }
-        const { autoApprove, report, warnings } = prepared;
+        const { approved, report, warnings } = prepared;
         const launchConfig = this.effectiveConfig(workspace);
         let session: SessionInfo;
         try {
-            // SANDY_AUTO_APPROVE_PRIVILEGED only for this one spawn, only after the user approved these exact lines.
+            // sandy asks its own questions on this PTY; the tab answers them only for what the user approved.
             session = this.supervisor.launch({
                 sandyPath: prepared.sandyPath,
                 args,
                 workspace,
-                env: this.launchEnv(autoApprove),
-                autoApproved: autoApprove,
+                env: this.launchEnv(),
                 cols: request.cols,
                 rows: request.rows,
-                agent: launchConfig.agent
+                agent: launchConfig.agent,
+                outputObserver: approved && this.gateResponder(workspace, approved, report).observe
             });
         } catch (e) {
             return { kind: 'refused', problem: this.problemOf(e) };
         }
-        await this.afterLaunch(workspace, autoApprove, report);
+        await this.afterLaunch(workspace);
         return { kind: 'launched', session, warnings };
     }
 
@@ -427,7 +434,7 @@ export class SandyServiceCore {
      * node-pty) runs the same preparation, then starts sandy in its own terminal with {@link launchEnv}.
      */
     async prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning'>): Promise<
-        | { kind: 'ready'; sandyPath: string; autoApprove: boolean; report: PreflightReport; warnings: string[] }
+        | { kind: 'ready'; sandyPath: string; approved: PendingGates | undefined; report: PreflightReport; warnings: string[] }
         | { kind: 'stop'; outcome: LaunchOutcome }
     > {
         await this.ensureLocated();
@@ -444,35 +451,72 @@ export class SandyServiceCore {
         } catch (e) {
             this.logger.warn(`sandy: lock sweep failed for ${workspace}: ${this.problemOf(e).message}`);
         }
-        const { report, request: approval } = await this.analyze(workspace);
-        let autoApprove = false;
+        const { report, request: approval, gates } = await this.analyze(workspace);
+        let approved: PendingGates | undefined;
         if (approval) {
             const approvedThis = approval.kind === 'approve' && !!request.approvalToken && request.approvalToken === approval.token;
             const compatAccepted = approval.kind === 'compat' && request.acceptCompatWarning;
             if (!approvedThis && !compatAccepted) {
                 return { kind: 'stop', outcome: { kind: 'needs-approval', request: approval } };
             }
-            autoApprove = approvedThis;
+            approved = approvedThis ? gates : undefined;
         }
         warnings.push(...await this.validateWarnings(workspace, true));
-        return { kind: 'ready', sandyPath, autoApprove, report, warnings };
+        return { kind: 'ready', sandyPath, approved, report, warnings };
     }
 
-    /** The whitelisted environment of a launch; the auto-approve variable only for an approved spawn. */
-    launchEnv(autoApprove: boolean): Record<string, string> {
-        return { ...this.baseEnv(autoApprove ? { SANDY_AUTO_APPROVE_PRIVILEGED: '1' } : undefined), TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    /**
+     * The whitelisted environment of a launch. Never `SANDY_AUTO_APPROVE_PRIVILEGED`: it would skip
+     * sandy's Dockerfile gate unseen and leave no approval on record (the env whitelist drops it too).
+     */
+    launchEnv(): Record<string, string> {
+        return { ...this.baseEnv(), TERM: 'xterm-256color', COLORTERM: 'truecolor' };
     }
 
-    /** Record the launch (projects list, approved value hashes) and poll. */
-    async afterLaunch(workspace: string, autoApprove: boolean, report: PreflightReport): Promise<void> {
+    /** Record the launch in the projects list and poll. */
+    async afterLaunch(workspace: string): Promise<void> {
         const launchConfig = this.effectiveConfig(workspace);
         await this.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
-        if (autoApprove) {
-            // sandy records key names only; remember value hashes so the next view can say which value changed.
-            await this.approvalMemory.record(workspaceHash16(workspace), valueHashesFor(report.pendingPrivileged))
-                .catch(e => this.logger.warn(`sandy: could not record approved values: ${this.problemOf(e).message}`));
-        }
         void this.poller.pollNow();
+    }
+
+    /**
+     * The sandy tab's answers to sandy's own prompts, for exactly the gates the user approved; what
+     * sandy then records is remembered here too (value hashes, the Dockerfile text) for the next diff.
+     */
+    protected gateResponder(workspace: string, approved: PendingGates, report: PreflightReport): GateResponder {
+        const wsHash = workspaceHash16(workspace);
+        return new GateResponder({
+            approved,
+            recheck: gate => this.gateUnchanged(workspace, approved, gate),
+            onAnswered: gate => {
+                this.logger.info(`sandy: answered sandy's ${gate} prompt for ${workspace} with the approval you gave`);
+                const remember = gate === 'privileged'
+                    ? this.approvalMemory.record(wsHash, valueHashesFor(report.pendingPrivileged))
+                    : gate === 'dockerfile' && approved.dockerfile ? this.approvalMemory.recordDockerfile(wsHash, approved.dockerfile.text) : undefined;
+                remember?.catch(e => this.logger.warn(`sandy: could not remember the approval: ${this.problemOf(e).message}`));
+            },
+            onDeclined: (gate, reason) => this.logger.warn(`sandy: left sandy's ${gate} prompt for ${workspace} to you: ${reason}`)
+        });
+    }
+
+    /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */
+    protected async gateUnchanged(workspace: string, approved: PendingGates, gate: GateKind): Promise<boolean> {
+        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        if (gate === 'privileged') {
+            const { input } = this.schemaInput();
+            const report = await runPreflight({ workspacePath: workspace, canonical: true, sandyHome, schema: input, envSetKeys: envSetKeysFrom(this.baseEnv(), input) });
+            return !!approved.privileged && report.approvalSetHash === approved.privileged.setHash;
+        }
+        if (gate === 'dockerfile') {
+            return !!approved.dockerfile && (await sandyContextHash(`${workspace}/.sandy`)).hash === approved.dockerfile.hash;
+        }
+        const now = await symlinkGate(workspace, this.baseEnv().HOME || this.home, this.sandboxDir(workspace, sandyHome)).catch(() => undefined);
+        return !!approved.symlinks && !!now && JSON.stringify(now.entries) === JSON.stringify(approved.symlinks.entries);
+    }
+
+    protected sandboxDir(workspace: string, sandyHome: string): string {
+        return `${sandyHome}/sandboxes/${sandboxNameFor(workspace)}`;
     }
 
     /** A workspace as sandy will see it (canonical, never $HOME or /); throws a SandyError otherwise. */
@@ -522,7 +566,7 @@ export class SandyServiceCore {
         try {
             const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
             const paths = scopePaths(scope, { workspace: canonical, sandyHome: this.baseEnv().SANDY_HOME || this.sandyHome });
-            const { written, mismatches } = await saveSettingsScope(paths, edits);
+            const { written, mismatches, modeFixes } = await saveSettingsScope(paths, edits);
             if (mismatches.length) {
                 this.logger.warn(`sandy settings: read-back mismatch after saving ${scope} scope: ${mismatches.join(', ')}`);
             }
@@ -538,7 +582,7 @@ export class SandyServiceCore {
                 }
             }
             void this.broadcastSnapshot();
-            return { ok: true, validateVerdict, mismatches };
+            return { ok: true, validateVerdict, mismatches, modeFixes };
         } catch (e) {
             const problem = this.problemOf(e);
             return { ok: false, error: { message: problem.message, hint: (e as { hint?: string }).hint ?? problem.hint } };
@@ -551,8 +595,34 @@ export class SandyServiceCore {
 
     // ---- pre-flight -------------------------------------------------------------------------
 
+    /**
+     * What sandy's Dockerfile and symlink gates will ask besides the privileged keys, the token of
+     * everything shown, and refusals where a gate cannot be shown faithfully.
+     */
+    protected async pendingGates(workspace: string, report: PreflightReport, sandyHome: string): Promise<{ gates: PendingGates; token: string; refusals: ApprovalRefusal[] }> {
+        const refusals: ApprovalRefusal[] = [];
+        const refusal = (e: unknown): undefined => {
+            const problem = this.problemOf(e);
+            refusals.push({ message: problem.message, remediation: problem.hint, key: '' });
+            return undefined;
+        };
+        if (CONTROL_CHARS.test(workspace)) {
+            refusal(new SandyError('usage', `The workspace path ${JSON.stringify(workspace)} contains control characters.`,
+                'Rename the folder: sandy prints the path inside its own prompts and state, where such characters forge or break lines.'));
+        }
+        const wsHash = workspaceHash16(workspace);
+        const previousText = await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined);
+        const dockerfile = await dockerfileGate(workspace, sandyHome, previousText).catch(refusal);
+        const symlinks = await symlinkGate(workspace, this.baseEnv().HOME || this.home, this.sandboxDir(workspace, sandyHome)).catch(refusal);
+        const privileged = report.approvalStatus === 'pending' && report.approvalSetHash
+            ? { setHash: report.approvalSetHash, keys: report.approvalSet.map(kv => kv.slice(0, kv.indexOf('='))) }
+            : undefined;
+        const gates: PendingGates = { workspace, privileged, dockerfile, symlinks };
+        return { gates, token: gatesToken(gates, sha256Hex), refusals };
+    }
+
     /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
-    protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined }> {
+    protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined; gates: PendingGates }> {
         const { schema, input: schemaInput } = this.schemaInput();
         const keys = schemaInput.keys;
         const launchEnv = this.baseEnv();
@@ -579,7 +649,8 @@ export class SandyServiceCore {
             currentValueHashes: valueHashesFor(report.pendingPrivileged)
         });
         const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
-        return { report, request: buildApprovalRequest(report, diff, descriptions) };
+        const { gates, token, refusals } = await this.pendingGates(workspace, report, launchEnv.SANDY_HOME || this.sandyHome);
+        return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates };
     }
 
     async preflight(workspace: string): Promise<ApprovalRequest | undefined> {
@@ -589,27 +660,39 @@ export class SandyServiceCore {
 
     async revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
         const canonical = await checkWorkspace(workspace, this.home);
-        const { report } = await this.analyze(canonical);
-        if (report.approvalSetHash !== token) {
+        const { report, request } = await this.analyze(canonical);
+        if (!request || request.token !== token) {
             return undefined;
         }
         return report.pendingPrivileged.find(p => p.key === key && p.line === line)?.rawLine;
     }
 
+    /**
+     * Deletes every approval sandy recorded for the workspace: the privileged keys
+     * (`passive-<h>.list`), the project Dockerfile (`dockerfile-<h>.list`) and the escaping symlinks
+     * (`<sandbox>/.sandy-approved-symlinks.list`); the next launch asks all of them again.
+     */
     async revokeApproval(workspace: string): Promise<boolean> {
         const canonical = await checkWorkspace(workspace, this.home);
-        const { report } = await this.analyze(canonical);
+        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
         await this.approvalMemory.forget(workspaceHash16(canonical)).catch(() => undefined);
-        try {
-            await fs.promises.unlink(report.approvalFilePath);
-            void this.poller.pollNow();
-            return true;
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-                return false;
+        let removed = false;
+        for (const file of [
+            approvalFilePathFor(sandyHome, canonical, sha256Hex),
+            dockerfileApprovalPath(sandyHome, canonical),
+            `${this.sandboxDir(canonical, sandyHome)}/.sandy-approved-symlinks.list`
+        ]) {
+            try {
+                await fs.promises.unlink(file);
+                removed = true;
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+                    throw e;
+                }
             }
-            throw e;
         }
+        void this.poller.pollNow();
+        return removed;
     }
 
     async rebuildSandbox(workspace: string): Promise<RunOutcome> {
@@ -617,6 +700,12 @@ export class SandyServiceCore {
         return this.runMaintenance(['--reset-sandbox', '--workspace', canonical, '--keep-approvals', '--yes'], canonical);
     }
 
+    /**
+     * A maintenance command names its target in `args` (`--workspace P`, `--sandbox NAME`); `workspace`
+     * only says which live session would block it. sandy runs in {@link maintenanceCwd}, never in the
+     * workspace: that folder may be gone (spawn fails with ENOENT), and a cwd sandy could fall back on
+     * must not be one that selects a sandbox.
+     */
     protected async runMaintenance(args: string[], workspace: string): Promise<RunOutcome> {
         await this.ensureLocated();
         if (!this.located) {
@@ -625,18 +714,44 @@ export class SandyServiceCore {
         if (this.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
             return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
         }
-        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, envOptions: this.envOptions() });
-        const result = await runner.run(args, { timeoutMs: 120_000, cwd: workspace });
+        const runner = new ProcessSandyRunner({ sandyPath: this.located.path, processEnv: this.processEnv, envOptions: this.envOptions() });
+        let result;
+        try {
+            result = await runner.run(args, { timeoutMs: 120_000, cwd: this.maintenanceCwd() });
+        } catch (e) {
+            // sandy could not be started at all: a failed outcome the host shows, not an RPC error.
+            const problem = this.problemOf(e);
+            return { ok: false, stdout: '', stderr: `${problem.message} ${problem.hint}`.trim() };
+        }
         void this.poller.pollNow();
         return { ok: result.exitCode === 0, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+    }
+
+    /**
+     * Where maintenance commands run: sandy's own SANDY_HOME, which exists whenever there is a sandbox
+     * to act on and can never be a workspace (the guard refuses it), so sandy's workspace default
+     * (`$PWD`) selects nothing. Not $HOME: a sandbox of $HOME, made by a sandy run in a terminal, would
+     * be the one a missing `--workspace` picks. The file system root when SANDY_HOME does not exist yet.
+     */
+    protected maintenanceCwd(): string {
+        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        try {
+            if (fs.statSync(sandyHome).isDirectory()) {
+                return sandyHome;
+            }
+        } catch {
+            // Not created yet: nothing of sandy's to run in.
+        }
+        return path.parse(path.resolve(sandyHome)).root;
     }
 
     /** Agent and model as sandy will resolve them: env > workspace > home > default (CONTRACT §3.1). */
     protected effectiveConfig(workspace: string): { agent?: string; model?: string } {
         const read = (file: string) => {
             try {
-                return getEffectiveValues(parseConfigFile(fs.readFileSync(file, 'utf8')));
+                return getEffectiveValues(parseConfigFile(readConfigFileSync(file).text));
             } catch {
+                // A refused file (symlink, FIFO, over 1 MiB) already stopped the launch in pre-flight.
                 return {} as Record<string, string>;
             }
         };
@@ -675,13 +790,36 @@ export class SandyServiceCore {
         this.supervisor.forget(sessionId);
     }
 
+    /**
+     * Removes the sandbox of a project, also when its folder is gone: the sandbox is selected by the
+     * name sandy lists for that workspace (`--sandbox NAME`, sandy's selector for a vanished
+     * workspace, CONTRACT §6.4), never through the folder. Not canonicalised through the workspace
+     * guard, for the same reason; nothing is mounted or read from the folder.
+     */
     async removeSandbox(workspace: string): Promise<RunOutcome> {
-        // Not canonicalised through the workspace guard: the sandbox of a deleted folder must stay removable.
-        const result = await this.runMaintenance(['--remove-sandbox', '--workspace', workspace, '--yes'], workspace);
+        const name = this.sandboxNameOf(workspace);
+        const result = await this.runMaintenance(['--remove-sandbox', `--sandbox=${name}`, '--yes'], workspace);
         if (result.ok) {
             // sandy deletes its approval file with the sandbox; our value record goes too.
             await this.approvalMemory.forget(workspaceHash16(workspace)).catch(() => undefined);
         }
         return result;
+    }
+
+    /**
+     * sandy's name for the sandbox of `workspace`: the one `--print-state` lists with that
+     * workspace_path; else computed as sandy does (CONTRACT §5.1), from the folder's real path while it
+     * exists and from the recorded path once it is gone (it was canonical when it was recorded).
+     */
+    protected sandboxNameOf(workspace: string): string {
+        const listed = this.latestState?.sandboxes.find(s => s.workspace_path === workspace)?.name;
+        if (listed) {
+            return listed;
+        }
+        try {
+            return sandboxNameFor(workspace);
+        } catch {
+            return sandboxNameForCanonical(path.resolve(workspace));
+        }
     }
 }

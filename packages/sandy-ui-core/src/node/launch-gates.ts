@@ -1,0 +1,260 @@
+/**
+ * Node side of sandy's launch gates: the `.sandy/Dockerfile` build-context hash and the symlinks
+ * that escape the workspace, computed the way sandy 1.7.1 computes them (sandy:7966-8048 and
+ * 9089-9202; CONTRACT §4.2-4.3), so the approval view shows what sandy will ask and the sandy tab
+ * can check, at sandy's prompt, that the files still are what the user approved.
+ */
+import { createHash } from 'crypto';
+import { constants as fsConstants, promises as fs } from 'fs';
+import * as path from 'path';
+import { SandyError } from '../common/errors';
+import { CONTROL_CHARS, DockerfileGate, dockerfileShownLines, SymlinkGate } from '../common/launch-gates';
+
+/** Largest Dockerfile the IDE reads to show (sandy shows 200 lines; a real one is a few KiB). */
+export const MAX_DOCKERFILE_BYTES = 1024 * 1024;
+/** sandy's `find -maxdepth 8`. */
+const SYMLINK_MAX_DEPTH = 8;
+/** A walk bigger than this is abandoned (sandy then asks on the terminal and the user answers there). */
+const MAX_WALK_ENTRIES = 200_000;
+
+function sha256(data: string | Uint8Array): string {
+    return createHash('sha256').update(data).digest('hex');
+}
+
+function compareBytes(a: string, b: string): number {
+    return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function refuse(message: string, hint: string): SandyError {
+    return new SandyError('usage', message, hint);
+}
+
+/** Every regular file under `dir` (no symlinks followed, as `find -P -type f`), byte-sorted full paths. */
+async function regularFilesUnder(dir: string): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (d: string): Promise<void> => {
+        for (const entry of await fs.readdir(d, { withFileTypes: true })) {
+            const full = `${d}/${entry.name}`;
+            if (entry.isDirectory()) {
+                await walk(full);
+            } else if (entry.isFile()) {
+                out.push(full);
+            }
+        }
+    };
+    await walk(dir);
+    return out.sort(compareBytes);
+}
+
+/** sha256 of a file's bytes, read through a no-follow descriptor that must be a regular file. */
+async function hashFile(file: string): Promise<string> {
+    const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    try {
+        const stat = await handle.stat();
+        if (!stat.isFile()) {
+            throw refuse(`${file} is not a regular file.`, 'Remove it from .sandy/ (it is part of the Dockerfile build context).');
+        }
+        const hash = createHash('sha256');
+        const chunk = Buffer.alloc(64 * 1024);
+        for (;;) {
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+            if (!bytesRead) {
+                break;
+            }
+            hash.update(chunk.subarray(0, bytesRead));
+        }
+        return hash.digest('hex');
+    } finally {
+        await handle.close();
+    }
+}
+
+/**
+ * `_sandy_context_hash "$WORK_DIR/.sandy"`: for each regular file except those named `config` or
+ * `.secrets`, in byte order, `<sha256>  <relative path>\n`; then the sha256 of all of it.
+ */
+export async function sandyContextHash(sandyDir: string): Promise<{ hash: string; files: string[] }> {
+    const files = (await regularFilesUnder(sandyDir)).filter(f => {
+        const base = path.posix.basename(f);
+        return base !== 'config' && base !== '.secrets';
+    });
+    let acc = '';
+    for (const f of files) {
+        acc += `${await hashFile(f)}  ${f.slice(sandyDir.length + 1)}\n`;
+    }
+    return { hash: sha256(acc), files: files.map(f => f.slice(sandyDir.length + 1)) };
+}
+
+/** `$SANDY_HOME/approvals/dockerfile-<sha256(WORK_DIR)[0:16]>.list`. */
+export function dockerfileApprovalPath(sandyHome: string, workspace: string): string {
+    return `${sandyHome}/approvals/dockerfile-${sha256(workspace).slice(0, 16)}.list`;
+}
+
+async function firstLine(file: string): Promise<string | undefined> {
+    try {
+        const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+        try {
+            const buf = Buffer.alloc(256);
+            const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+            return buf.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+        } finally {
+            await handle.close();
+        }
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * The Dockerfile gate sandy will raise for `workspace` (canonical), or undefined when it will not ask
+ * (no Dockerfile, or its build context is approved unchanged). A Dockerfile that is not a plain file
+ * inside a plain `.sandy/` folder is refused: the IDE shows the user exactly what sandy builds, and a
+ * symlink or device would make that uncertain.
+ */
+export async function dockerfileGate(workspace: string, sandyHome: string, previousText?: string): Promise<DockerfileGate | undefined> {
+    const sandyDir = `${workspace}/.sandy`;
+    const file = `${sandyDir}/Dockerfile`;
+    let stat;
+    try {
+        stat = await fs.lstat(file);
+    } catch {
+        return undefined;
+    }
+    const dirStat = await fs.lstat(sandyDir);
+    if (!dirStat.isDirectory()) {
+        throw refuse(`${sandyDir} is a symbolic link; sandy would build a Dockerfile from wherever it points.`,
+            'Replace .sandy with a real folder, or remove its Dockerfile.');
+    }
+    if (stat.isSymbolicLink()) {
+        throw refuse(`${file} is a symbolic link; the IDE does not show or approve a Dockerfile through a link.`,
+            'Replace it with a regular file (or delete it) and launch again.');
+    }
+    if (!stat.isFile()) {
+        // sandy's `[ -f ]` skips it: nothing to ask.
+        return undefined;
+    }
+    if (stat.size > MAX_DOCKERFILE_BYTES) {
+        throw refuse(`${file} is ${stat.size} bytes, more than the ${MAX_DOCKERFILE_BYTES} the IDE shows for review.`,
+            'Shorten the Dockerfile (a project Dockerfile is usually a few lines), then launch again.');
+    }
+    const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    let text: string;
+    try {
+        const buf = Buffer.alloc(MAX_DOCKERFILE_BYTES + 1);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+        text = buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+        await handle.close();
+    }
+    const { hash, files } = await sandyContextHash(sandyDir);
+    const approvalFilePath = dockerfileApprovalPath(sandyHome, workspace);
+    const approvedHash = await firstLine(approvalFilePath);
+    if (approvedHash === hash) {
+        return undefined;
+    }
+    const shown = dockerfileShownLines(text);
+    return {
+        path: file,
+        text,
+        shownLines: shown.lines,
+        truncated: shown.truncated,
+        contextFiles: files.filter(f => path.posix.basename(f) !== 'Dockerfile'),
+        hash,
+        approvalFilePath,
+        approvedHash,
+        previousText: previousText !== undefined && previousText !== text ? previousText : undefined
+    };
+}
+
+/** GNU `readlink -f`: every component resolved; only the last may be missing. */
+async function readlinkF(link: string): Promise<string | undefined> {
+    try {
+        return await fs.realpath(link);
+    } catch {
+        try {
+            const raw = await fs.readlink(link);
+            const abs = path.resolve(path.dirname(link), raw);
+            return path.join(await fs.realpath(path.dirname(abs)), path.basename(abs));
+        } catch {
+            return undefined;
+        }
+    }
+}
+
+/** `find "$WORK_DIR" -maxdepth 8 -type l -not -path '*\/node_modules/*' -not -path '*\/.venv*\/*' -not -path '*\/.git/*'`. */
+function excludedByFind(fullPath: string): boolean {
+    return fullPath.includes('/node_modules/') || /\/\.venv.*\//.test(fullPath) || fullPath.includes('/.git/');
+}
+
+/**
+ * The symlinks sandy will warn about (target outside the canonical workspace by string prefix, as
+ * sandy compares, and under `$HOME/`), as `link -> target` lines sorted like sandy's list. Throws a
+ * refusal where sandy itself would fail the launch (a new link after an earlier approval), or where a
+ * link's name or target carries control characters (they would forge lines in sandy's prompt).
+ */
+export async function symlinkGate(workspace: string, home: string, sandboxDir: string): Promise<SymlinkGate | undefined> {
+    const entries: string[] = [];
+    let visited = 0;
+    const walk = async (dir: string, depth: number): Promise<void> => {
+        let list;
+        try {
+            list = await fs.readdir(dir, { withFileTypes: true });
+        } catch {
+            return;
+        }
+        for (const entry of list) {
+            if (++visited > MAX_WALK_ENTRIES) {
+                throw new Error('walk too large');
+            }
+            const full = `${dir}/${entry.name}`;
+            if (entry.isSymbolicLink()) {
+                if (excludedByFind(full)) {
+                    continue;
+                }
+                const target = await readlinkF(full);
+                if (!target || target.startsWith(workspace) || !target.startsWith(`${home}/`)) {
+                    continue;
+                }
+                const rel = full.slice(workspace.length + 1);
+                if (CONTROL_CHARS.test(rel) || CONTROL_CHARS.test(target)) {
+                    throw refuse(`A symlink in the workspace has control characters in its name or target (${JSON.stringify(rel)}).`,
+                        'Rename or delete it, then launch again: sandy would print it as part of its own prompt.');
+                }
+                entries.push(`${rel} -> ${target}`);
+            } else if (entry.isDirectory() && depth < SYMLINK_MAX_DEPTH && !excludedByFind(`${full}/`)) {
+                await walk(full, depth + 1);
+            }
+        }
+    };
+    try {
+        await walk(workspace, 1);
+    } catch (e) {
+        if (e instanceof SandyError) {
+            throw e;
+        }
+        // Too big to check here: sandy still asks on the terminal, and the user answers there.
+        return undefined;
+    }
+    if (!entries.length) {
+        return undefined;
+    }
+    const unique = [...new Set(entries)].sort(compareBytes);
+    const approvedListPath = `${sandboxDir}/.sandy-approved-symlinks.list`;
+    let approvedText: string | undefined;
+    try {
+        const stat = await fs.lstat(approvedListPath);
+        approvedText = stat.isFile() && stat.size < MAX_DOCKERFILE_BYTES ? await fs.readFile(approvedListPath, 'utf8') : undefined;
+    } catch {
+        approvedText = undefined;
+    }
+    if (approvedText !== undefined) {
+        const approved = new Set(approvedText.split('\n').filter(Boolean));
+        const added = unique.filter(e => !approved.has(e));
+        if (added.length) {
+            throw refuse(`sandy will refuse this launch: a symlink escaping the workspace appeared since you approved the others: ${added.join('; ')}.`,
+                `Delete the symlink, or clear sandy's approved list (rm '${approvedListPath}') and launch again to review them all.`);
+        }
+        return undefined;
+    }
+    return { entries: unique, approvedListPath };
+}
