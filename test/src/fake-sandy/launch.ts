@@ -20,7 +20,7 @@ import { FakeTui } from './tui';
 import {
     SANDBOX_MIN_COMPAT, SANDY_VERSION, byteCompare, catFile, err, error, exists, exit, headLine, info, isBashInt, isDir, isFile,
     isTty, mkdirp, out, pidAlive, pwdLogical, pwdP, rawErr, readTtyLine, rmrf, sandboxNameFor, sha256Hex, sortUnique,
-    utcNowIso, warn, envNumber
+    utcNowIso, warn, envNumber, sleepSync
 } from './util';
 
 export interface MainArgs {
@@ -509,6 +509,11 @@ function projectDockerfile(workDir: string, sandyHome: string, sandboxDir: strin
         return undefined;
     }
     const ctx = path.dirname(dockerfile);
+    // Test knob: hold the launch here, so a test can change the files between pre-flight and the prompt.
+    const hold = envNumber('FAKE_SANDY_GATE_DELAY_MS', 0);
+    if (hold > 0) {
+        sleepSync(hold);
+    }
     const dfHash = contextHash(ctx);
     const approvalFile = `${sandyHome}/approvals/dockerfile-${sha256Hex(workDir).slice(0, 16)}.list`;
     mkdirp(`${sandyHome}/approvals`);

