@@ -22,7 +22,7 @@ try {
 } catch (e) {
     fail(`the CLI is not built (${e && e.code ? e.code : 'load error'}). Run \`npm run compile\` in the sandy-ui checkout, then retry.`);
 }
-cli.main(process.argv.slice(2)).then(
-    code => { process.exitCode = code; },
+// runFromProcess sets the exit status, and on Ctrl-C (SIGINT/SIGTERM/SIGHUP) ends sandy's process group first.
+cli.runFromProcess(process.argv.slice(2)).catch(
     e => fail(`internal error: ${e && e.message ? e.message : e}. Please report it.`)
 );

@@ -9,6 +9,7 @@ import { DockerReadClient } from './docker-client';
 import { examineExecutable, locateSandy, LocatedSandy, SANDY_INSTALL_COMMAND } from './locate';
 import { LockSweepReport, sweepLocks } from './lock-sweep';
 import { INTROSPECTION_MIN_SANDY, SandyClient } from './sandy-client';
+import { DEFAULT_KILL_GRACE_MS, ProcessSandyRunner } from './runner';
 import { formatBytes } from '../common/project-labels';
 
 /**
@@ -24,6 +25,8 @@ export interface CliIo {
     env: Readonly<Record<string, string | undefined>>;
     cwd: string;
     home: string;
+    /** Aborted when the CLI is interrupted: every sandy it started is ended with its process group. */
+    signal?: AbortSignal;
 }
 
 export const USAGE = `sandy-ui — check and inspect the sandy that sandy-ui uses
@@ -107,9 +110,62 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
                 throw usageError(`Unknown command "${args.command}".`, 'Run `sandy-ui --help` for the commands.');
         }
     } catch (e) {
+        if (io.signal?.aborted) {
+            // Interrupted: the caller exits with the signal's status; a shell prints nothing for ^C either.
+            return 2;
+        }
         reportFailure(e, json, io);
         return 2;
     }
+}
+
+/** The exit status of a run ended by a signal, as a shell reports it (128 + the signal's number). */
+export const INTERRUPT_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export type InterruptSignal = keyof typeof INTERRUPT_EXIT_CODES;
+
+/**
+ * How long an interrupted CLI waits for its sandy children to go: the runner's SIGTERM → grace →
+ * SIGKILL of their process group, plus a margin. A command awaiting something else (the Docker
+ * ping) is not waited for beyond it.
+ */
+export const INTERRUPT_WAIT_MS = DEFAULT_KILL_GRACE_MS + 1000;
+
+/**
+ * `sandy-ui` as a process (bin/sandy-ui.js). sandy runs in a process group of its own (so that a
+ * timeout can end its whole tree), which also means the terminal's Ctrl-C reaches only this
+ * process: on SIGINT, SIGTERM or SIGHUP the CLI therefore ends its sandy children's groups itself
+ * before it exits with 130, 143 or 129.
+ */
+export async function runFromProcess(argv: readonly string[], proc: NodeJS.Process = process): Promise<void> {
+    const controller = new AbortController();
+    let received: InterruptSignal | undefined;
+    let interrupted: (() => void) | undefined;
+    const interruptedPromise = new Promise<void>(resolve => { interrupted = resolve; });
+    const onSignal = (signal: InterruptSignal): void => {
+        if (received) {
+            return; // already ending; the wait below is bounded
+        }
+        received = signal;
+        controller.abort(Object.assign(new Error(`sandy-ui was interrupted (${signal}).`), { name: 'AbortError' }));
+        interrupted?.();
+    };
+    const signals = Object.keys(INTERRUPT_EXIT_CODES) as InterruptSignal[];
+    for (const signal of signals) {
+        proc.on(signal, onSignal);
+    }
+    const run = main(argv, { ...defaultIo(), signal: controller.signal });
+    const code = await Promise.race([
+        run,
+        interruptedPromise.then(() => Promise.race([run, new Promise<number>(resolve => setTimeout(resolve, INTERRUPT_WAIT_MS, 2).unref())]))
+    ]);
+    for (const signal of signals) {
+        proc.off(signal, onSignal);
+    }
+    if (received) {
+        // Open sockets (a Docker ping) must not keep an interrupted CLI alive.
+        proc.exit(INTERRUPT_EXIT_CODES[received]);
+    }
+    proc.exitCode = code;
 }
 
 function reportFailure(e: unknown, json: boolean, io: CliIo): void {
@@ -139,12 +195,15 @@ async function locate(args: ParsedArgs, io: CliIo): Promise<LocatedSandy> {
     // On a command line a relative --sandy means "from here"; locateSandy refuses relative paths
     // because an IDE's cwd is arbitrary.
     const configured = args.sandyPath && !args.sandyPath.startsWith('~') ? path.resolve(io.cwd, args.sandyPath) : args.sandyPath;
-    return locateSandy({ configuredPath: configured, processEnv: io.env, home: io.home });
+    return locateSandy({
+        configuredPath: configured, processEnv: io.env, home: io.home,
+        runnerFor: sandyPath => new ProcessSandyRunner({ sandyPath, processEnv: io.env, signal: io.signal })
+    });
 }
 
 async function clientFor(args: ParsedArgs, io: CliIo): Promise<SandyClient> {
     const sandy = await locate(args, io);
-    return SandyClient.forPath(sandy.path, { processEnv: io.env }, { fullVersion: sandy.fullVersion });
+    return SandyClient.forPath(sandy.path, { processEnv: io.env, signal: io.signal }, { fullVersion: sandy.fullVersion });
 }
 
 function needArg(args: ParsedArgs, what: string, example: string): string {
@@ -326,7 +385,7 @@ async function doctor(args: ParsedArgs, io: CliIo): Promise<number> {
     let schemaError: string | undefined;
     if (sandy && (compareSandyVersions(sandy.fullVersion, INTROSPECTION_MIN_SANDY) ?? -1) >= 0) {
         try {
-            schemaVersion = (await SandyClient.forPath(sandy.path, { processEnv: io.env }, { fullVersion: sandy.fullVersion }).schema()).schema_version;
+            schemaVersion = (await SandyClient.forPath(sandy.path, { processEnv: io.env, signal: io.signal }, { fullVersion: sandy.fullVersion }).schema()).schema_version;
         } catch (e) {
             schemaFailed = true;
             schemaError = isSandyError(e) ? e.toDisplayString() : String(e);

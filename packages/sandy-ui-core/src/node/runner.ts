@@ -22,6 +22,12 @@ export interface ProcessSandyRunnerOptions {
      * running in the background (the `--start` supervisor, CONTRACT §6.3) may still hold the pipes.
      */
     readonly drainMs?: number;
+    /**
+     * Cancels every run of this runner, as `RunOptions.signal` cancels one: the `sandy-ui` CLI aborts
+     * it on SIGINT/SIGTERM/SIGHUP, so Ctrl-C ends sandy's process group instead of orphaning it
+     * (the child is in a group of its own, which the terminal's Ctrl-C does not reach).
+     */
+    readonly signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -48,8 +54,9 @@ export class ProcessSandyRunner implements SandyRunner {
         const drainMs = this.options.drainMs ?? DEFAULT_DRAIN_MS;
         const sandyPath = this.options.sandyPath;
         const argv = [...args];
+        const signals = [options.signal, this.options.signal].filter((x): x is AbortSignal => !!x);
 
-        if (options.signal?.aborted) {
+        if (signals.some(x => x.aborted)) {
             return Promise.resolve({
                 stdout: '', stderr: '', exitCode: undefined, signal: undefined, timedOut: false, durationMs: 0, args: argv
             });
@@ -128,7 +135,9 @@ export class ProcessSandyRunner implements SandyRunner {
                 if (drainTimer) {
                     clearTimeout(drainTimer);
                 }
-                options.signal?.removeEventListener('abort', onAbort);
+                for (const x of signals) {
+                    x.removeEventListener('abort', onAbort);
+                }
             };
 
             const collect = (chunks: Buffer[], stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
@@ -187,7 +196,9 @@ export class ProcessSandyRunner implements SandyRunner {
                     void killGroup();
                 }, timeoutMs);
             }
-            options.signal?.addEventListener('abort', onAbort, { once: true });
+            for (const x of signals) {
+                x.addEventListener('abort', onAbort, { once: true });
+            }
         });
     }
 }
