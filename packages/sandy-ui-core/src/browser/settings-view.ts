@@ -7,7 +7,7 @@
  * secret leaves through {@link SettingsViewHost.save} as a write-only edit.
  */
 import {
-    SETTINGS_SCOPES, SettingsEditPlan, SettingsEdits, SettingsEntry, SettingsField, SettingsFormState, SettingsProblem,
+    describeModeFix, SETTINGS_SCOPES, SettingsEditPlan, SettingsEdits, SettingsEntry, SettingsField, SettingsFormState, SettingsProblem,
     SettingsSaveResult, SettingsScope, SettingsSnapshot, ScopeFormState, SerializedSettingsState, toggleAgent, parseAgentCombo
 } from '../common/settings-form';
 
@@ -987,6 +987,7 @@ export class SandySettingsView {
             this.state.scope(plan.scope).commit(plan);
             const lines = [
                 `Saved ${plan.keys.length} setting${plan.keys.length === 1 ? '' : 's'} to ${SCOPE_LABELS[plan.scope]}.`,
+                ...(result.modeFixes ?? []).map(describeModeFix),
                 ...(result.validateVerdict ?? []),
                 ...(result.mismatches?.length
                     ? [`Did not read back as written (another program may have changed the file): ${result.mismatches.join(', ')}. Check the file with "Open config".`]

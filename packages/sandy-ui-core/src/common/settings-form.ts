@@ -118,7 +118,24 @@ export interface SettingsSaveResult {
     validateVerdict?: string[];
     /** Keys that did not read back as written (another program wrote in between). Names only. */
     mismatches?: string[];
+    /** Files whose permissions the save tightened (a `.secrets` readable by others became 0600). */
+    modeFixes?: SettingsModeFix[];
     error?: SettingsProblem;
+}
+
+/** A file whose mode a save changed: sandy-ui keeps `.secrets` at 0600 (owner read/write only). */
+export interface SettingsModeFix {
+    path: string;
+    /** Permission bits before, e.g. 0o644. */
+    from: number;
+    to: number;
+}
+
+/** The sentence the settings editor (and the log) shows for a {@link SettingsModeFix}. */
+export function describeModeFix(fix: SettingsModeFix): string {
+    const octal = (mode: number) => `0${(mode & 0o7777).toString(8).padStart(3, '0')}`;
+    const others = fix.from & 0o077 ? ' (other users could read it)' : '';
+    return `${fix.path} had mode ${octal(fix.from)}${others}; it is now ${octal(fix.to)}, readable and writable by you only.`;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -1239,6 +1256,9 @@ export function settingsSaveLogLines(scope: SettingsScope, result: SettingsSaveR
     }
     if (result.error) {
         lines.push(`${stamp} ${scope}: save failed: ${result.error.message} ${result.error.hint ?? ''}`);
+    }
+    for (const fix of result.modeFixes ?? []) {
+        lines.push(`${stamp} ${scope}: ${describeModeFix(fix)}`);
     }
     for (const line of result.validateVerdict ?? []) {
         lines.push(`${stamp} ${scope}: ${line}`);

@@ -59,6 +59,8 @@ export interface RunPreflightOptions {
 /** Reads the workspace's and `$SANDY_HOME`'s config files and analyses them as the launcher will. */
 export async function runPreflight(options: RunPreflightOptions): Promise<PreflightReport> {
     const workspacePath = options.canonical ? options.workspacePath : await fs.realpath(options.workspacePath);
+    // A refused file (a symlink, a FIFO, over 1 MiB) throws: the launch stops with its message, as the
+    // user cannot be shown what sandy would load from it.
     const read = async (file: string): Promise<PreflightFileInput> => {
         const r = await readConfigFile(file);
         return { path: file, text: r.exists ? r.text : undefined, invalidUtf8: r.invalidUtf8 };
@@ -71,7 +73,7 @@ export async function runPreflight(options: RunPreflightOptions): Promise<Prefli
         read(`${workspacePath}/.sandy/.secrets`)
     ]);
     const approvalFile = approvalFilePathFor(options.sandyHome, workspacePath, sha256Hex);
-    const approval = await readConfigFile(approvalFile);
+    const approval = await readConfigFile(approvalFile, { root: options.sandyHome });
     return analyzePreflight({
         workspacePath,
         sandyHome: options.sandyHome,

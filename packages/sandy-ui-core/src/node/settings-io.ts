@@ -4,9 +4,9 @@ import * as path from 'path';
 import type { SandySchema } from '../common/contract';
 import { findEntries, getEffectiveValues, parseConfigFile } from '../common/config-file';
 import type {
-    SettingsEdits, SettingsGitignoreWarning, SettingsMisplacedKey, SettingsProblem, SettingsScope, SettingsScopeData
+    SettingsEdits, SettingsGitignoreWarning, SettingsMisplacedKey, SettingsModeFix, SettingsProblem, SettingsScope, SettingsScopeData
 } from '../common/settings-form';
-import { readConfigFile, saveConfigEdits, writeFileAtomic, withFileLock } from './config-io';
+import { ConfigIoError, ensurePrivateMode, readConfigFile, saveConfigEdits, sweepInterruptedWrites, writeFileAtomic, withFileLock } from './config-io';
 
 /** The two files of a settings scope. */
 export interface ScopePaths {
@@ -44,7 +44,11 @@ export async function readSettingsScope(paths: ScopePaths, schema: SandySchema):
             }
             return { exists: r.exists, doc };
         } catch (e) {
-            problems.push({ message: e instanceof Error ? e.message : String(e), hint: (e as { hint?: string }).hint });
+            // Refused (a symlink, a FIFO, over the cap) or unreadable: said once, shown as empty, never saved over.
+            const message = e instanceof Error ? e.message : String(e);
+            if (!problems.some(p => p.message === message)) {
+                problems.push({ message, hint: (e as { hint?: string }).hint });
+            }
             return { exists: false, doc: parseConfigFile('') };
         }
     };
@@ -93,22 +97,43 @@ export async function readSettingsScope(paths: ScopePaths, schema: SandySchema):
     };
 }
 
-/** Write one scope's edits: each file atomically, only the changed keys (see saveConfigEdits). */
-export async function saveSettingsScope(paths: ScopePaths, edits: SettingsEdits): Promise<{ written: string[]; mismatches: string[] }> {
+/**
+ * Write one scope's edits: each file atomically, only the changed keys (see saveConfigEdits), never
+ * through a symlink; the scope's folder is created 0700. The scope's `.secrets` ends up 0600 even when
+ * only `config` was edited, and every mode that was fixed is reported, for the user to be told.
+ */
+export async function saveSettingsScope(paths: ScopePaths, edits: SettingsEdits): Promise<{ written: string[]; mismatches: string[]; modeFixes: SettingsModeFix[] }> {
     const written: string[] = [];
     const mismatches: string[] = [];
+    const modeFixes: SettingsModeFix[] = [];
     for (const [file, list] of [[paths.config, edits.config], [paths.secrets, edits.secrets]] as const) {
         if (!list.length) {
             continue;
         }
-        await fs.promises.mkdir(path.dirname(file), { recursive: true });
         const result = await saveConfigEdits(file, list);
         if (result.written) {
             written.push(file);
         }
+        if (result.modeFixed) {
+            modeFixes.push({ path: file, ...result.modeFixed });
+        }
         mismatches.push(...result.mismatches.map(m => m.key));
     }
-    return { written, mismatches };
+    if (!modeFixes.some(f => f.path === paths.secrets)) {
+        const { modeFixed } = await withFileLock(paths.secrets, async () => ensurePrivateMode(paths.secrets));
+        if (modeFixed) {
+            modeFixes.push({ path: paths.secrets, ...modeFixed });
+        }
+    }
+    return { written, mismatches, modeFixes };
+}
+
+/**
+ * Removes what interrupted saves left behind (see sweepInterruptedWrites) in every folder sandy-ui
+ * writes config into: `$SANDY_HOME`, its own data folder, and each project's folder and `.sandy/`.
+ */
+export function sweepInterruptedSaves(where: { sandyHome: string; dataDir: string; workspaces: readonly string[] }): Promise<string[]> {
+    return sweepInterruptedWrites([where.sandyHome, where.dataDir, ...where.workspaces.flatMap(ws => [ws, path.join(ws, '.sandy')])]);
 }
 
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
@@ -139,18 +164,19 @@ export async function gitignoreWarning(workspace: string): Promise<SettingsGitig
     return { path: secrets, exists: fs.existsSync(secrets), tracked };
 }
 
-/** Append `.sandy/.secrets` to the workspace `.gitignore` (created if needed), keeping its newline style. */
+/**
+ * Append `.sandy/.secrets` to the workspace `.gitignore` (created if needed), keeping its newline style.
+ * Read and written like a config file: a `.gitignore` that is a symlink (to `~/.bashrc`…) is refused.
+ */
 export async function addSecretsToGitignore(workspace: string): Promise<void> {
     const file = path.join(workspace, '.gitignore');
     await withFileLock(file, async () => {
-        let text = '';
-        try {
-            text = await fs.promises.readFile(file, 'utf8');
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-                throw e;
-            }
+        const read = await readConfigFile(file);
+        if (read.invalidUtf8) {
+            throw new ConfigIoError(`${file} is not valid UTF-8, so sandy-ui will not rewrite it.`,
+                'Add the line .sandy/.secrets to it in a text editor.', file);
         }
+        const text = read.text;
         if (text.split(/\r?\n/).some(l => l.trim() === '.sandy/.secrets' || l.trim() === '/.sandy/.secrets')) {
             return;
         }

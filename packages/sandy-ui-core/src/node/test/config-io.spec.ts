@@ -1,9 +1,13 @@
 import { expect } from 'chai';
+import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ConfigEditError } from '../../common/config-file';
-import { ConfigIoError, readConfigFile, saveConfigEdits, withFileLock, writeFileAtomic } from '../config-io';
+import {
+    CONFIG_FILE_MAX_BYTES, ConfigIoError, ensurePrivateMode, readConfigFile, readConfigFileSync, saveConfigEdits, sweepInterruptedWrites,
+    TEMP_DIR_PREFIX, withFileLock, writeFileAtomic
+} from '../config-io';
 
 describe('config-io (unit)', () => {
     let tmp: string;
@@ -49,7 +53,7 @@ describe('config-io (unit)', () => {
             expect(mode(file)).to.equal(0o644);
         });
 
-        it('cleans up the temp file when the rename fails (target is a folder)', async () => {
+        it('refuses a target that is a folder, and leaves nothing behind', async () => {
             const target = path.join(tmp, 'config');
             fs.mkdirSync(target);
             fs.writeFileSync(path.join(target, 'inside'), 'x');
@@ -60,7 +64,8 @@ describe('config-io (unit)', () => {
                 error = e;
             }
             expect(error).to.be.instanceOf(ConfigIoError);
-            expect((error as ConfigIoError).hint).to.match(/not changed/);
+            expect((error as ConfigIoError).message).to.contain(`${target} is a folder, not a regular file`);
+            expect((error as ConfigIoError).hint).to.match(/Nothing was changed/);
             expect(fs.readdirSync(tmp)).to.deep.equal(['config']);
             expect(fs.readdirSync(target)).to.deep.equal(['inside']);
         });
@@ -82,14 +87,17 @@ describe('config-io (unit)', () => {
             }
         });
 
-        it('writes through a symlink, keeping the link', async () => {
+        it('never writes through a symlinked file: the link and what it points to stay as they were', async () => {
             const real = path.join(tmp, 'dotfiles-config');
             fs.writeFileSync(real, 'A=1\n');
             const link = path.join(tmp, 'config');
             fs.symlinkSync(real, link);
-            await writeFileAtomic(link, 'A=2\n');
+            const error = await writeFileAtomic(link, 'A=2\n').then(() => undefined, e => e as ConfigIoError);
+            expect(error).to.be.instanceOf(ConfigIoError);
+            expect(error!.message).to.equal(`${link} is a symbolic link to ${real}; sandy-ui does not follow it. Replace it with a regular file.`);
             expect(fs.lstatSync(link).isSymbolicLink()).to.equal(true);
-            expect(fs.readFileSync(real, 'utf8')).to.equal('A=2\n');
+            expect(fs.readFileSync(real, 'utf8')).to.equal('A=1\n');
+            expect(leftovers(tmp)).to.deep.equal([]);
         });
     });
 
@@ -173,9 +181,242 @@ describe('config-io (unit)', () => {
             expect(fs.readFileSync(file).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).to.equal(true);
         });
 
-        it('treats a missing file and a folder as absent when reading', async () => {
+        it('treats a missing file (or a missing folder on its way) as absent, and refuses a folder', async () => {
             expect(await readConfigFile(path.join(tmp, 'nope'))).to.deep.include({ exists: false, text: '' });
-            expect(await readConfigFile(tmp)).to.deep.include({ exists: false });
+            expect(await readConfigFile(path.join(tmp, 'no-dir', 'config'))).to.deep.include({ exists: false, text: '' });
+            fs.mkdirSync(path.join(tmp, 'config'));
+            await readConfigFile(path.join(tmp, 'config')).then(() => expect.fail('a folder is not a config file'),
+                e => expect((e as Error).message).to.contain('is a folder, not a regular file'));
+        });
+    });
+
+    /**
+     * Attacks: the repository (or the agent, which writes the workspace) controls what `.sandy/` and
+     * its files are. Each test plants what an attacker would, does what the IDE does, and checks the
+     * harm did not happen and the user is told why.
+     */
+    describe('as an attacker plants it', () => {
+        let ws: string;
+        let sandyDir: string;
+        /** Stands for ~/.ssh: files no save may ever touch. */
+        let ssh: string;
+        let sshBefore: Record<string, string>;
+
+        const snapshot = (dir: string): Record<string, string> => Object.fromEntries(fs.readdirSync(dir).sort().map(n => {
+            const p = path.join(dir, n);
+            const st = fs.lstatSync(p);
+            return [n, `${(st.mode & 0o7777).toString(8)} ${st.isFile() ? fs.readFileSync(p).toString('base64') : st.isSymbolicLink() ? fs.readlinkSync(p) : 'dir'}`];
+        }));
+        const refusal = async (p: Promise<unknown>): Promise<ConfigIoError> => {
+            const e = await p.then(() => undefined, (err: unknown) => err);
+            expect(e, 'the call is refused').to.be.instanceOf(ConfigIoError);
+            return e as ConfigIoError;
+        };
+
+        beforeEach(() => {
+            ws = path.join(tmp, 'ws');
+            sandyDir = path.join(ws, '.sandy');
+            ssh = path.join(tmp, 'home', '.ssh');
+            fs.mkdirSync(ws);
+            fs.mkdirSync(ssh, { recursive: true, mode: 0o700 });
+            fs.writeFileSync(path.join(ssh, 'config'), 'Host *\n    IdentityFile ~/.ssh/id_ed25519\n', { mode: 0o644 });
+            fs.writeFileSync(path.join(ssh, 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
+            sshBefore = snapshot(ssh);
+        });
+
+        it('.sandy/config → /dev/zero: refused at once with the actionable message, never read', async () => {
+            fs.mkdirSync(sandyDir);
+            const file = path.join(sandyDir, 'config');
+            fs.symlinkSync('/dev/zero', file);
+            const started = Date.now();
+            const e = await refusal(readConfigFile(file));
+            expect(e.message).to.equal(`${file} is a symbolic link to /dev/zero; sandy-ui does not follow it. Replace it with a regular file.`);
+            expect(() => readConfigFileSync(file)).to.throw(ConfigIoError, 'is a symbolic link to /dev/zero');
+            expect(Date.now() - started).to.be.lessThan(1000);
+            // Saving refuses as well, and the link stays.
+            await refusal(saveConfigEdits(file, [{ key: 'SANDY_MODEL', value: 'x' }]));
+            expect(fs.readlinkSync(file)).to.equal('/dev/zero');
+        });
+
+        it('a device or FIFO planted as .sandy/config is refused without opening it (no hang)', async function () {
+            this.timeout(5000);
+            fs.mkdirSync(sandyDir);
+            const fifo = path.join(sandyDir, 'config');
+            execFileSync('mkfifo', [fifo]);
+            // No writer ever opens the FIFO: a reader that opened it would block here forever.
+            const e = await refusal(readConfigFile(fifo));
+            expect(e.message).to.contain(`${fifo} is a named pipe (FIFO), not a regular file`);
+            await refusal(saveConfigEdits(fifo, [{ key: 'SANDY_MODEL', value: 'x' }]));
+            expect(fs.lstatSync(fifo).isFIFO()).to.equal(true);
+            expect(leftovers(sandyDir)).to.deep.equal([]);
+        });
+
+        it('a 50 MB .sandy/config is refused with its size, and a save keeps every byte', async () => {
+            fs.mkdirSync(sandyDir);
+            const file = path.join(sandyDir, 'config');
+            const big = Buffer.alloc(50 * 1024 * 1024, 'A=1\n');
+            fs.writeFileSync(file, big);
+            const e = await refusal(readConfigFile(file));
+            expect(e.message).to.contain(`${file} is 50.0 MiB; sandy-ui reads config files of up to 1.0 MiB.`);
+            await refusal(saveConfigEdits(file, [{ key: 'SANDY_MODEL', value: 'x' }]));
+            expect(fs.statSync(file).size).to.equal(big.length);
+            expect(fs.readFileSync(file).equals(big)).to.equal(true);
+            // Just under the cap still reads (the cap is not a problem for any real config).
+            fs.writeFileSync(file, Buffer.alloc(CONFIG_FILE_MAX_BYTES, '#'));
+            expect((await readConfigFile(file)).text.length).to.equal(CONFIG_FILE_MAX_BYTES);
+        });
+
+        it('.sandy → a folder standing for ~/.ssh: reads and saves are refused, that folder stays byte-identical', async () => {
+            fs.symlinkSync(ssh, sandyDir);
+            const file = path.join(sandyDir, 'config');
+            const read = await refusal(readConfigFile(file));
+            expect(read.message).to.equal(`${sandyDir} is a symbolic link to ${ssh}; sandy-ui does not follow it. Replace it with a regular folder.`);
+            const save = await refusal(saveConfigEdits(file, [{ key: 'SANDY_MODEL', value: 'pwned' }]));
+            expect(save.message).to.contain(`${sandyDir} is a symbolic link to ${ssh}`);
+            await refusal(saveConfigEdits(path.join(sandyDir, '.secrets'), [{ key: 'ANTHROPIC_API_KEY', value: 'sk-ant-attack' }]));
+            await refusal(writeFileAtomic(path.join(sandyDir, 'config'), 'X=1\n'));
+            expect(snapshot(ssh)).to.deep.equal(sshBefore);
+        });
+
+        it('.sandy/.secrets → a file elsewhere: the key is not written there, the save is refused', async () => {
+            fs.mkdirSync(sandyDir);
+            const elsewhere = path.join(tmp, 'home', 'shared-notes.txt');
+            fs.writeFileSync(elsewhere, 'notes\n', { mode: 0o644 });
+            const secrets = path.join(sandyDir, '.secrets');
+            fs.symlinkSync(elsewhere, secrets);
+            const e = await refusal(saveConfigEdits(secrets, [{ key: 'ANTHROPIC_API_KEY', value: 'sk-ant-attack' }]));
+            expect(e.message).to.equal(`${secrets} is a symbolic link to ${elsewhere}; sandy-ui does not follow it. Replace it with a regular file.`);
+            expect(fs.readFileSync(elsewhere, 'utf8')).to.equal('notes\n');
+            expect(fs.statSync(elsewhere).mode & 0o777).to.equal(0o644);
+            // A relative link out of .sandy/ is the same attack.
+            fs.unlinkSync(secrets);
+            fs.symlinkSync('../../home/shared-notes.txt', secrets);
+            await refusal(saveConfigEdits(secrets, [{ key: 'ANTHROPIC_API_KEY', value: 'sk-ant-attack' }]));
+            expect(fs.readFileSync(elsewhere, 'utf8')).to.equal('notes\n');
+            expect(leftovers(sandyDir)).to.deep.equal([]);
+        });
+
+        it('a link planted in a nested root folder ($SANDY_HOME/approvals → elsewhere) is refused', async () => {
+            const home = path.join(tmp, 'sandy-home');
+            fs.mkdirSync(home);
+            fs.symlinkSync(ssh, path.join(home, 'approvals'));
+            const e = await refusal(readConfigFile(path.join(home, 'approvals', 'config'), { root: home }));
+            expect(e.message).to.contain(`${path.join(home, 'approvals')} is a symbolic link to ${ssh}`);
+            expect(() => readConfigFileSync(path.join(tmp, 'elsewhere', 'x'), { root: home })).to.throw(/is not inside/);
+        });
+
+        it('a 0644 .secrets becomes 0600 on save, and the fix is reported', async () => {
+            fs.mkdirSync(sandyDir, { mode: 0o755 });
+            const secrets = path.join(sandyDir, '.secrets');
+            fs.writeFileSync(secrets, 'OPENAI_API_KEY=sk-old\n');
+            fs.chmodSync(secrets, 0o644);
+            const result = await saveConfigEdits(secrets, [{ key: 'ANTHROPIC_API_KEY', value: 'sk-ant-new' }]);
+            expect(result.modeFixed).to.deep.equal({ from: 0o644, to: 0o600 });
+            expect(mode(secrets)).to.equal(0o600);
+            expect(fs.readFileSync(secrets, 'utf8')).to.equal('OPENAI_API_KEY=sk-old\nANTHROPIC_API_KEY=sk-ant-new\n');
+            // Already 0600: nothing to report.
+            expect((await saveConfigEdits(secrets, [{ key: 'ANTHROPIC_API_KEY', value: 'sk-ant-2' }])).modeFixed).to.equal(undefined);
+            // The same without a content change: ensurePrivateMode (through an O_NOFOLLOW fd, never a link).
+            fs.chmodSync(secrets, 0o640);
+            expect(ensurePrivateMode(secrets)).to.deep.equal({ modeFixed: { from: 0o640, to: 0o600 } });
+            expect(mode(secrets)).to.equal(0o600);
+            const elsewhere = path.join(ssh, 'config');
+            fs.unlinkSync(secrets);
+            fs.symlinkSync(elsewhere, secrets);
+            expect(ensurePrivateMode(secrets)).to.deep.equal({});
+            expect(mode(elsewhere)).to.equal(0o644);
+        });
+
+        it('a new .sandy/ is created 0700 and a new config 0644 (minus the umask)', async () => {
+            process.umask(0o022);
+            await saveConfigEdits(path.join(sandyDir, 'config'), [{ key: 'SANDY_MODEL', value: 'x' }]);
+            expect(mode(sandyDir)).to.equal(0o700);
+            expect(mode(path.join(sandyDir, 'config'))).to.equal(0o644);
+        });
+
+        describe('an interrupted save (SIGKILL mid-write)', () => {
+            const CONFIG_IO = path.resolve(__dirname, '..', 'config-io.js');
+            const KEY = 'sk-ant-interrupted-save-0123456789';
+
+            /** Runs a real save in a child process and SIGKILLs it once the key is in the temp file (before the rename). */
+            async function killedSave(file: string): Promise<string> {
+                const script = `
+                    const fs = require('fs');
+                    (async () => {
+                        const probe = await fs.promises.open(${JSON.stringify(CONFIG_IO)}, 'r');
+                        const proto = Object.getPrototypeOf(probe);
+                        await probe.close();
+                        // fsync is the last step before the rename: stop there, with the data written.
+                        proto.sync = function () { process.stdout.write('written\\n'); return new Promise(() => undefined); };
+                        const { writeFileAtomic } = require(${JSON.stringify(CONFIG_IO)});
+                        await writeFileAtomic(${JSON.stringify(file)}, 'ANTHROPIC_API_KEY=${KEY}\\n');
+                    })();`;
+                const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+                await new Promise<void>((resolve, reject) => {
+                    child.stdout.on('data', (d: Buffer) => d.toString().includes('written') && resolve());
+                    child.on('exit', code => reject(new Error(`the save exited (${code}) before writing`)));
+                });
+                child.kill('SIGKILL');
+                await new Promise(resolve => child.once('exit', resolve));
+                const left = leftovers(path.dirname(file));
+                expect(left, 'the killed save left its temp folder').to.have.length(1);
+                const temp = path.join(path.dirname(file), left[0]);
+                expect(fs.readFileSync(path.join(temp, path.basename(file)), 'utf8')).to.contain(KEY);
+                return temp;
+            }
+
+            function git(args: string[]): string {
+                return execFileSync('git', args, { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+            }
+
+            it('leaves nothing git status shows, and the next save in that folder removes it', async function () {
+                this.timeout(20_000);
+                git(['init', '-q']);
+                fs.mkdirSync(sandyDir);
+                fs.writeFileSync(path.join(sandyDir, 'config'), 'SANDY_MODEL=x\n');
+                git(['add', '.sandy/config']);
+                git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'config']);
+                const secrets = path.join(sandyDir, '.secrets');
+                const temp = await killedSave(secrets);
+                // The folder's .gitignore (`*`) came first, so git never lists the folder or the key.
+                expect(fs.readFileSync(path.join(temp, '.gitignore'), 'utf8')).to.equal('*\n');
+                expect(git(['status', '--porcelain', '--untracked-files=all'])).to.equal('');
+                expect(git(['status', '--porcelain', '--ignored', '--untracked-files=all'])).to.contain(path.relative(ws, temp));
+                // The target was never touched.
+                expect(fs.existsSync(secrets)).to.equal(false);
+
+                await saveConfigEdits(path.join(sandyDir, 'config'), [{ key: 'SANDY_MODEL', value: 'y' }]);
+                expect(fs.existsSync(temp), 'the next save removed the leftover').to.equal(false);
+                expect(leftovers(sandyDir)).to.deep.equal([]);
+                expect(git(['status', '--porcelain', '--untracked-files=all'])).to.equal(' M .sandy/config\n');
+            });
+
+            it('sweepInterruptedWrites (service start) removes it, but never a save in progress or a symlinked folder', async function () {
+                this.timeout(20_000);
+                fs.mkdirSync(sandyDir);
+                const temp = await killedSave(path.join(sandyDir, '.secrets'));
+                // An older sandy-ui named its temp folders without a pid: debris too.
+                const legacy = path.join(sandyDir, `${TEMP_DIR_PREFIX}0123456789ab`);
+                fs.mkdirSync(legacy);
+                fs.writeFileSync(path.join(legacy, '.secrets'), `ANTHROPIC_API_KEY=${KEY}\n`);
+                // A live process's fresh save is left alone (this test process stands for it).
+                const live = path.join(sandyDir, `${TEMP_DIR_PREFIX}${process.ppid}-abcdef012345`);
+                fs.mkdirSync(live);
+                // A planted link named like a temp folder: removing through it would delete ~/.ssh.
+                const planted = path.join(sandyDir, `${TEMP_DIR_PREFIX}1-000000000000`);
+                fs.symlinkSync(ssh, planted);
+                const removed = await sweepInterruptedWrites([sandyDir, path.join(tmp, 'missing')]);
+                expect(removed.sort()).to.deep.equal([legacy, temp].sort());
+                expect(fs.existsSync(live)).to.equal(true);
+                expect(fs.lstatSync(planted).isSymbolicLink()).to.equal(true);
+                expect(snapshot(ssh)).to.deep.equal(sshBefore);
+                // A symlinked folder is not swept at all.
+                fs.mkdirSync(path.join(ssh, `${TEMP_DIR_PREFIX}2-000000000000`));
+                const linkedHome = path.join(tmp, 'linked-home');
+                fs.symlinkSync(ssh, linkedHome);
+                expect(await sweepInterruptedWrites([linkedHome])).to.deep.equal([]);
+                expect(fs.existsSync(path.join(ssh, `${TEMP_DIR_PREFIX}2-000000000000`))).to.equal(true);
+            });
         });
     });
 });
