@@ -105,7 +105,7 @@ export function projectStateIcon(state: string): string {
 
 /** A line above the projects: why the list may be stale or a launch may fail. */
 export interface ProjectsBanner {
-    kind: 'state' | 'docker' | 'compat';
+    kind: 'state' | 'docker' | 'compat' | 'refused-folder';
     severity: 'error' | 'warning';
     text: string;
 }
@@ -116,8 +116,13 @@ export function projectsBanners(snapshot: {
     stateProblem?: { message: string; hint: string };
     dockerReachable: boolean | undefined;
     status: { compat?: { severity: string; message: string } };
+    refusedFolders?: ReadonlyArray<{ message: string }>;
 }): ProjectsBanner[] {
     const banners: ProjectsBanner[] = [];
+    if (snapshot.refusedFolders?.length) {
+        // The open folder is not in the list below: say why, first (one banner; hosts key banners by kind).
+        banners.push({ kind: 'refused-folder', severity: 'error', text: snapshot.refusedFolders.map(r => r.message).join(' ') });
+    }
     if (snapshot.stateProblem) {
         banners.push({ kind: 'state', severity: 'error', text: `${snapshot.stateProblem.message} ${snapshot.stateProblem.hint}` });
     }

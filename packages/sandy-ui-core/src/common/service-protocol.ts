@@ -38,6 +38,15 @@ export interface ProjectsSnapshot {
     stateProblem?: SandyProblem;
     polledAt?: number;
     home: string;
+    /** Folders open in a window that are no sandy workspace (`~/.ssh`, `$HOME`…), with why. */
+    refusedFolders?: RefusedFolder[];
+}
+
+/** An open folder the workspace guard refused: never listed as a project, said above the list. */
+export interface RefusedFolder {
+    folder: string;
+    /** The guard's words: which folder it is, and which to open instead. */
+    message: string;
 }
 
 export interface LaunchRequest {

@@ -15,7 +15,7 @@ import { diffApproval } from '../common/approval-diff';
 import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../common/preflight';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult } from '../common/settings-form';
 import {
-    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
+    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
 } from '../common/service-protocol';
 import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths, sweepInterruptedSaves } from './settings-io';
 import { readConfigFileSync } from './config-io';
@@ -79,6 +79,8 @@ export class SandyServiceCore {
     protected readonly listeners = new Set<SandyServiceEvents>();
     /** Folders open in each viewer (a window, a VS Code workspace): shown as projects while open. */
     protected readonly openFolders = new Map<string, string[]>();
+    /** Folders open in a viewer that the workspace guard refused, with its words: shown above the projects. */
+    protected readonly refusedFolders = new Map<string, RefusedFolder[]>();
     protected config: SandyConfiguration = {};
     protected located: LocatedSandy | undefined;
     protected schema: SandySchema | undefined;
@@ -168,21 +170,26 @@ export class SandyServiceCore {
             this.listeners.delete(listener);
         }
         this.poller.removeViewer(viewerId);
-        if (this.openFolders.delete(viewerId)) {
+        const hadRefusals = this.refusedFolders.delete(viewerId);
+        if (this.openFolders.delete(viewerId) || hadRefusals) {
             void this.broadcastSnapshot();
         }
     }
 
     async setOpenFolders(viewerId: string, folders: string[]): Promise<void> {
         const canonical: string[] = [];
+        const refused: RefusedFolder[] = [];
         for (const folder of folders) {
             try {
                 canonical.push(await checkWorkspace(folder, this.home));
-            } catch {
-                // $HOME, / or a vanished folder is never offered as a sandy workspace.
+            } catch (e) {
+                // ~/.ssh, $HOME, / or a vanished folder is never offered as a sandy workspace; the user is told why.
+                const problem = this.problemOf(e);
+                refused.push({ folder, message: `${problem.message} ${problem.hint}`.trim() });
             }
         }
         this.openFolders.set(viewerId, canonical);
+        this.refusedFolders.set(viewerId, refused);
         void this.broadcastSnapshot();
     }
 
@@ -308,7 +315,8 @@ export class SandyServiceCore {
             dockerReachable: this.latestState?.docker_reachable,
             stateProblem: this.status.found ? this.stateProblem : undefined,
             polledAt: this.polledAt,
-            home: this.home
+            home: this.home,
+            refusedFolders: [...new Map([...this.refusedFolders.values()].flat().map(r => [r.folder, r])).values()]
         };
     }
 
