@@ -1,16 +1,20 @@
 import * as http from 'http';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
+import { environment } from '@theia/core/shared/@theia/application-package/lib/environment';
 import { BackendApplicationCliContribution, BackendApplicationContribution, EarlyExpressMiddleware } from '@theia/core/lib/node/backend-application';
 import { WsRequestValidatorContribution } from '@theia/core/lib/node/ws-request-validators';
-import { HostGuard, isLoopbackHost, TOKEN_COOKIE } from './host-guard';
+import { HostGuard, HostGuardVerdict, isLoopbackHost, printable, TOKEN_COOKIE } from './host-guard';
 
-/** Puts {@link HostGuard} in front of every HTTP request and WebSocket upgrade of the IDE. */
+/**
+ * Puts {@link HostGuard} in front of every HTTP request (first of Theia's early middleware, so before
+ * any other handler can act on, or throw at, what the request carries) and every WebSocket upgrade.
+ */
 @injectable()
 export class SandyHostGuardContribution implements BackendApplicationContribution, WsRequestValidatorContribution {
     @inject(BackendApplicationCliContribution) protected readonly cli: BackendApplicationCliContribution;
     @inject(EarlyExpressMiddleware) protected readonly early: EarlyExpressMiddleware;
-    @inject(ILogger) @named('sandy') protected readonly logger: ILogger;
+    @inject(ILogger) @named('sandy-host-guard') protected readonly logger: ILogger;
     protected guard: HostGuard | undefined;
 
     protected getGuard(): HostGuard {
@@ -28,22 +32,24 @@ export class SandyHostGuardContribution implements BackendApplicationContributio
                     + 'or listen on 127.0.0.1 (the default).\n');
                 process.exit(2);
             }
-            this.guard = new HostGuard({ allowedHosts, token });
+            this.guard = new HostGuard({ allowedHosts, token, scheme: this.cli.ssl ? 'https' : 'http', electron: environment.electron.is() });
         }
         return this.guard;
     }
 
     initialize(): void {
         const guard = this.getGuard();
-        this.early.handlers.push((req, res, next) => {
+        // First in line: Theia's own early middleware (its connection-token cookie) comes after.
+        this.early.handlers.unshift((req, res, next) => {
             const verdict = guard.check(req);
             if (!verdict.ok) {
-                this.logger.warn(`sandy: refused HTTP ${req.method} ${req.url}: ${verdict.reason}`);
-                res.status(403).type('text/plain').send(`Forbidden: ${verdict.reason}.\n`);
+                this.refused(`HTTP ${printable(req.method)} ${printable(req.path)}`, verdict);
+                res.status(verdict.status).set('X-Content-Type-Options', 'nosniff').type('text/plain')
+                    .send(`Sandy IDE refused this request: ${verdict.reason}; ${verdict.advice}.\n`);
                 return;
             }
-            if (guard.options.token) {
-                res.cookie(TOKEN_COOKIE, guard.options.token, { httpOnly: true, sameSite: 'strict', path: '/' });
+            if (verdict.setTokenCookie && guard.options.token) {
+                res.cookie(TOKEN_COOKIE, guard.options.token, { httpOnly: true, sameSite: 'strict', path: '/', secure: guard.options.scheme === 'https' });
             }
             next();
         });
@@ -52,8 +58,14 @@ export class SandyHostGuardContribution implements BackendApplicationContributio
     allowWsUpgrade(request: http.IncomingMessage): boolean {
         const verdict = this.getGuard().check(request);
         if (!verdict.ok) {
-            this.logger.warn(`sandy: refused WebSocket upgrade: ${verdict.reason}`);
+            // engine.io asks at the handshake: a WebSocket upgrade, or the first long-polling GET.
+            this.refused((request.headers.upgrade ?? '').toLowerCase() === 'websocket' ? 'WebSocket upgrade' : 'socket.io handshake', verdict);
         }
         return verdict.ok;
+    }
+
+    /** One line per refusal; the query is left out (it may hold the token). */
+    protected refused(what: string, verdict: Extract<HostGuardVerdict, { ok: false }>): void {
+        this.logger.warn(`refused ${what}: ${verdict.reason}`);
     }
 }
