@@ -13,6 +13,9 @@ import type { SandyConfiguration } from './service-protocol';
 
 type Properties = typeof SANDY_PREFERENCE_PROPERTIES;
 
+/** The output channel (log) where both hosts say what they ignored. */
+export const SANDY_LOG_CHANNEL = 'Sandy';
+
 /** The settings whose schema says `scope: 'application'` (user settings only). */
 export type HostControlledSetting = {
     [K in keyof Properties]: Properties[K] extends { scope: 'application' } ? K : never

@@ -3,8 +3,12 @@ import { CommandService, Emitter, ILogger } from '@theia/core';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
 import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
+import {
+    HostControlledSetting, IgnoredHostSettingNotices, isHostControlledSetting, readHostSandyConfiguration, SANDY_LOG_CHANNEL
+} from '@sandy-ui/core/lib/common/host-settings';
 import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
-import { SandyPreferences } from './sandy-preferences';
+import { PreferenceService } from '@theia/core/lib/common/preferences';
+import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 
 /** Receives the backend's events for this window (the backend fans out to every window). */
@@ -32,11 +36,18 @@ export class SandyStateService implements FrontendApplicationContribution {
     @inject(SandyService) protected readonly service: SandyService;
     @inject(SandyServiceClientImpl) protected readonly client: SandyServiceClientImpl;
     @inject(CommandService) protected readonly commands: CommandService;
-    @inject(SandyPreferences) protected readonly preferences: SandyPreferences;
+    @inject(PreferenceService) protected readonly preferences: PreferenceService;
     @inject(ILogger) protected readonly logger: ILogger;
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
+    @inject(OutputChannelManager) protected readonly output: OutputChannelManager;
 
     protected current: ProjectsSnapshot | undefined;
+    /** What this window last sent the backend (a preference event that changes nothing sends nothing). */
+    protected configured: string | undefined;
+    protected readonly ignoredNotices = new IgnoredHostSettingNotices(line => {
+        this.output.getChannel(SANDY_LOG_CHANNEL).appendLine(line);
+        this.logger.warn(line);
+    });
     protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setStateVisible(anyVisible));
     protected readonly onDidChangeEmitter = new Emitter<ProjectsSnapshot>();
     readonly onDidChange = this.onDidChangeEmitter.event;
@@ -44,7 +55,14 @@ export class SandyStateService implements FrontendApplicationContribution {
     readonly onDidChangeSession = this.onDidChangeSessionEmitter.event;
 
     onStart(): void {
-        this.client.onSnapshot(s => this.update(s));
+        this.client.onSnapshot(s => {
+            this.update(s);
+            // Theia stores a workspace file's value of a user-scope setting without an event, so an
+            // agent's write into .vscode/ or .theia/ is noticed here, at the next poll, and only said.
+            if (this.preferences.isReady) {
+                this.readSandyConfiguration();
+            }
+        });
         this.client.onSession(s => {
             if (this.current) {
                 const others = this.current.sessions.filter(x => x.id !== s.id);
@@ -55,7 +73,7 @@ export class SandyStateService implements FrontendApplicationContribution {
         // Never block the shell's start on sandy (a slow or hanging sandy must not keep the IDE from showing).
         this.preferences.ready.then(() => {
             this.preferences.onPreferenceChanged(e => {
-                if (e.preferenceName === 'sandy.path' || e.preferenceName === 'sandy.passEnvironment') {
+                if (isHostControlledSetting(e.preferenceName)) {
                     void this.configureBackend();
                 }
             });
@@ -68,14 +86,37 @@ export class SandyStateService implements FrontendApplicationContribution {
 
     protected async configureBackend(): Promise<void> {
         try {
-            await this.service.configure({
-                sandyPath: this.preferences['sandy.path'] || undefined,
-                passEnv: this.preferences['sandy.passEnvironment']
-            });
+            const config = this.readSandyConfiguration();
+            const json = JSON.stringify(config);
+            if (json === this.configured) {
+                return;
+            }
+            this.configured = json;
+            await this.service.configure(config);
             this.update(await this.service.refresh());
         } catch (e) {
+            this.configured = undefined;
             this.logger.error('sandy: configuring the backend failed', e);
         }
+    }
+
+    /**
+     * sandy's configuration through core's rule (user or default value only), and a line in the
+     * Sandy output for each workspace or folder settings file whose value was ignored. The window's
+     * folders are inspected one by one, so a folder value of a multi-root workspace is seen too.
+     */
+    protected readSandyConfiguration(): ReturnType<typeof readHostSandyConfiguration>['config'] {
+        const inspect = (key: HostControlledSetting, resourceUri?: string) => this.preferences.inspect(key, resourceUri);
+        const { config } = readHostSandyConfiguration(key => inspect(key));
+        for (const root of this.workspaces.tryGetRoots()) {
+            const resourceUri = root.resource.toString();
+            for (const { key } of readHostSandyConfiguration(k => inspect(k, resourceUri)).ignored) {
+                // The most specific file holding a value: the workspace's or folder's settings file.
+                const file = this.preferences.resolve(key, undefined, resourceUri).configUri;
+                this.ignoredNotices.note(key, file ? file.path.fsPath() : `the settings of ${root.resource.path.fsPath()}`);
+            }
+        }
+        return config;
     }
 
     get snapshot(): ProjectsSnapshot | undefined {
