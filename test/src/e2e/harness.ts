@@ -16,6 +16,7 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { sandboxName } from '../fake-sandy/harness';
 import { poll } from '../support/poll';
 import { hasHome, killProcessesWithHome } from '../support/processes';
@@ -57,6 +58,11 @@ export interface SandyIdeOptions {
      * (e.g. more projects in `projects.json`, which the backend reads once).
      */
     seed?: (ide: SandyIde) => void;
+    /**
+     * Default true: the workspace is in the user's trusted folders (what Theia's "Trust" answer
+     * writes to the user settings), so the window opens without the workspace trust dialog.
+     */
+    trustWorkspace?: boolean;
 }
 
 export interface ExitInfo {
@@ -229,7 +235,8 @@ export class SandyIde {
         const settingsDir = path.join(this.home, '.sandy-ide');
         fs.mkdirSync(settingsDir, { recursive: true });
         fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
-            'sandy.passEnvironment': FAKE_KNOBS
+            'sandy.passEnvironment': FAKE_KNOBS,
+            ...this.options.trustWorkspace === false ? {} : { 'security.workspace.trust.trustedFolders': [pathToFileURL(this.workspace).toString()] }
         }, undefined, 4));
         resetResultsDir();
         this.options.seed?.(this);
