@@ -34,6 +34,10 @@ const HELP = [
     '  osc52 <text>           copy <text> to the clipboard, OSC 52',
     '  osc8 <url> [text]      hyperlink, OSC 8',
     '  title <text>           window title, OSC 2',
+    '  tmux <command>         run an osc*/title command with its sequences in tmux\'s DCS passthrough',
+    '                         (ESC Ptmux; … ESC \\), as an agent inside sandy\'s tmux must to reach the IDE',
+    '  repeat <n> <command>   run <command> n times at once, without its "[… sent]" lines; {n} in',
+    '                         <command> is the 1-based count',
     '  bell                   BEL',
     '  echo <text>            print <text>',
     '  env                    print the environment, sorted',
@@ -69,6 +73,10 @@ export class FakeTui {
     private busy = false;
     private interrupted = false;
     private pending: string[] = [];
+    /** `tmux …`: OSC sequences go out wrapped in tmux's DCS passthrough. */
+    private passthrough = false;
+    /** `repeat …`: the "[… sent]" acknowledgements are left out. */
+    private quiet = false;
 
     constructor(private readonly opts: TuiOptions, private sink: TuiSink) {}
 
@@ -109,6 +117,9 @@ export class FakeTui {
         this.drawn = true;
         this.write(`${ESC}[H${ESC}[2J` + this.screen() + this.prompt() + this.line);
     }
+
+    /** The last command asked for no "> " after its output (`raw`). */
+    private noPrompt = false;
 
     private prompt(): string {
         return `${ESC}[1;32m>${ESC}[0m `;
@@ -268,9 +279,10 @@ export class FakeTui {
             } catch (e) {
                 this.println(`fake-sandy: ${(e as Error).message}`);
             }
-            if (!this.ended) {
+            if (!this.ended && !this.noPrompt) {
                 this.write(this.prompt() + this.line);
             }
+            this.noPrompt = false;
         }).finally(() => {
             this.busy = false;
             this.pump();
@@ -278,12 +290,25 @@ export class FakeTui {
     }
 
     private osc(seq: string): void {
+        if (this.passthrough) {
+            // What an agent in sandy's tmux (allow-passthrough on) prints: ESC Ptmux; <seq, ESCs doubled> ESC \.
+            // tmux unwraps it and forwards the inner sequence (fixture 110); without tmux in between, the
+            // outer terminal gets the DCS itself.
+            this.write(this.opts.env.FAKE_SANDY_TMUX_FILTER === '1' ? seq : `${ESC}Ptmux;${seq.replace(/\x1b/g, ESC + ESC)}${ST}`);
+            return;
+        }
         // FAKE_SANDY_TMUX_FILTER=1 imitates sandy's inner tmux (fixture 110): raw
         // OSC 9/99/777, titles and OSC 8 never reach the outer terminal; OSC 52
         // and BEL do.
         const filtered = this.opts.env.FAKE_SANDY_TMUX_FILTER === '1' && !seq.startsWith(`${ESC}]52;`);
         if (!filtered) {
             this.write(seq);
+        }
+    }
+
+    private sent(what: string): void {
+        if (!this.quiet) {
+            this.println(`[${what} sent]`);
         }
     }
 
@@ -302,29 +327,33 @@ export class FakeTui {
                 return;
             case 'osc9':
                 this.osc(`${ESC}]9;${arg}${BEL}`);
-                this.println('[osc9 sent]');
+                this.sent('osc9');
                 return;
             case 'osc777': {
                 const i = arg.indexOf(';');
                 const title = i < 0 ? arg : arg.slice(0, i);
                 const body = i < 0 ? '' : arg.slice(i + 1);
                 this.osc(`${ESC}]777;notify;${title};${body}${BEL}`);
-                this.println('[osc777 sent]');
+                this.sent('osc777');
                 return;
             }
             case 'osc99':
                 this.osc(`${ESC}]99;;${arg}${ST}`);
-                this.println('[osc99 sent]');
+                this.sent('osc99');
                 return;
             case 'osc52':
                 this.osc(`${ESC}]52;c;${Buffer.from(arg, 'utf8').toString('base64')}${BEL}`);
-                this.println('[osc52 sent]');
+                this.sent('osc52');
                 return;
             case 'osc8': {
                 const j = arg.indexOf(' ');
                 const url = j < 0 ? arg : arg.slice(0, j);
                 const text = j < 0 ? url : arg.slice(j + 1);
-                if (this.opts.env.FAKE_SANDY_TMUX_FILTER === '1') {
+                if (this.passthrough) {
+                    this.osc(`${ESC}]8;;${url}${ST}`);
+                    this.write(text);
+                    this.osc(`${ESC}]8;;${ST}`);
+                } else if (this.opts.env.FAKE_SANDY_TMUX_FILTER === '1') {
                     this.write(text);
                 } else {
                     this.write(`${ESC}]8;;${url}${ST}${text}${ESC}]8;;${ST}`);
@@ -334,15 +363,46 @@ export class FakeTui {
             }
             case 'title':
                 this.osc(`${ESC}]2;${arg}${BEL}`);
-                this.println('[title sent]');
+                this.sent('title');
                 return;
             case 'bell':
                 this.write(BEL);
-                this.println('[bell sent]');
+                this.sent('bell');
                 return;
             case 'echo':
                 this.println(arg);
                 return;
+            case 'raw':
+                // Like printf: \n, \r and \e escapes, no newline and no "> " after it (an agent drawing a prompt and waiting).
+                this.write(arg.replace(/\\n/g, '\r\n').replace(/\\r/g, '\r').replace(/\\e/g, ESC));
+                this.noPrompt = true;
+                return;
+            case 'tmux':
+                this.passthrough = true;
+                try {
+                    await this.run(arg.trim());
+                } finally {
+                    this.passthrough = false;
+                }
+                return;
+            case 'repeat': {
+                const k = arg.indexOf(' ');
+                const n = parseInt(k < 0 ? arg : arg.slice(0, k), 10);
+                if (!Number.isFinite(n) || n < 0 || k < 0) {
+                    this.println('usage: repeat <n> <command>');
+                    return;
+                }
+                this.quiet = true;
+                try {
+                    for (let i = 0; i < n && !this.ended && !this.interrupted; i++) {
+                        await this.run(arg.slice(k + 1).trim().replace(/\{n\}/g, String(i + 1)));
+                    }
+                } finally {
+                    this.quiet = false;
+                }
+                this.println(`[repeat ${n} done]`);
+                return;
+            }
             case 'env': {
                 const keys = Object.keys(process.env).sort();
                 for (const k of keys) {
