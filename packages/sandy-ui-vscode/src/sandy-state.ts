@@ -1,27 +1,19 @@
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/core';
 import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
+import { HOST_CONTROLLED_SETTINGS, IgnoredHostSettingNotices } from '@sandy-ui/core/lib/common/host-settings';
+import { hostSettingsInFiles } from '@sandy-ui/core/lib/node/host-settings-files';
 import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { SandyLog } from './logger';
+import { readSandySettings, SandySettings } from './settings';
 
 /** The viewer id of this window (core keys open folders and poll interest by viewer). */
 const VIEWER = 'vscode-window';
 
-/** The plugin's settings (contributes.configuration), as in the Theia IDE's preferences. */
-export interface SandySettings {
-    path: string;
-    passEnvironment: string[];
-    notifications: boolean;
-}
-
+/** The plugin's settings (contributes.configuration), as in the Theia IDE's preferences (see settings.ts). */
 export function readSettings(): SandySettings {
-    const config = vscode.workspace.getConfiguration('sandy');
-    const passEnvironment = config.get<unknown>('passEnvironment');
-    return {
-        path: String(config.get('path') ?? ''),
-        passEnvironment: Array.isArray(passEnvironment) ? passEnvironment.filter((n): n is string => typeof n === 'string') : [],
-        notifications: config.get<boolean>('notifications') !== false
-    };
+    return readSandySettings(vscode.workspace.getConfiguration('sandy'));
 }
 
 /**
@@ -36,6 +28,9 @@ export class SandyState implements vscode.Disposable {
     protected readonly onDidChangeSessionEmitter = new vscode.EventEmitter<SessionInfo>();
     readonly onDidChangeSession = this.onDidChangeSessionEmitter.event;
     protected readonly toDispose: vscode.Disposable[] = [this.onDidChangeEmitter, this.onDidChangeSessionEmitter];
+    protected readonly ignoredNotices = new IgnoredHostSettingNotices(line => this.log.warn(line));
+    /** One watcher per folder on its .vscode/settings.json: an agent's write there is said at once (and only said). */
+    protected settingsWatchers: vscode.Disposable[] = [];
 
     constructor(readonly core: SandyServiceCore, protected readonly log: SandyLog) {
         const listener = core.addListener({
@@ -50,17 +45,22 @@ export class SandyState implements vscode.Disposable {
         });
         this.toDispose.push({ dispose: () => core.removeViewer(VIEWER, undefined) }, { dispose: () => listener.dispose() });
         this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
-            if (e.affectsConfiguration('sandy.path') || e.affectsConfiguration('sandy.passEnvironment')) {
+            if (HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
                 void this.configure();
             }
         }));
-        this.toDispose.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.publishFolders()));
+        this.toDispose.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
+            void this.publishFolders();
+            this.watchWorkspaceSettings();
+        }));
+        this.toDispose.push({ dispose: () => this.settingsWatchers.splice(0).forEach(w => w.dispose()) });
     }
 
     /** Never blocks activation on sandy: a slow or hanging sandy must not hold up the editor. */
     start(): void {
         this.core.start();
         void this.publishFolders();
+        this.watchWorkspaceSettings();
         void this.configure();
     }
 
@@ -71,11 +71,49 @@ export class SandyState implements vscode.Disposable {
 
     protected async configure(): Promise<void> {
         const settings = readSettings();
+        void this.sayIgnored(settings);
         try {
-            await this.core.configureSandy({ sandyPath: settings.path || undefined, passEnv: settings.passEnvironment });
+            await this.core.configureSandy(settings.sandy);
             this.update(await this.core.refresh());
         } catch (e) {
             this.log.error(`sandy: configuring the service failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+    }
+
+    /** The workspace's own settings files: each folder's .vscode/settings.json and a saved workspace's file. */
+    protected workspaceSettingsFiles(): string[] {
+        const files = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file')
+            .map(f => path.join(f.uri.fsPath, '.vscode', 'settings.json'));
+        const workspaceFile = vscode.workspace.workspaceFile;
+        if (workspaceFile?.scheme === 'file') {
+            files.push(workspaceFile.fsPath);
+        }
+        return files;
+    }
+
+    /**
+     * A line in the Sandy log for each host-controlled setting a workspace file sets (once per file).
+     * VS Code hides such a value from inspect(), so the files are looked at; a value inspect() does
+     * show (another editor's plugin host) is said even when no file explains it.
+     */
+    protected async sayIgnored(settings: SandySettings): Promise<void> {
+        const found = await hostSettingsInFiles(this.workspaceSettingsFiles());
+        for (const { key, file } of found) {
+            this.ignoredNotices.note(key, file);
+        }
+        for (const { key } of settings.ignored) {
+            if (!found.some(f => f.key === key)) {
+                this.ignoredNotices.note(key, 'the workspace settings');
+            }
+        }
+    }
+
+    protected watchWorkspaceSettings(): void {
+        this.settingsWatchers.splice(0).forEach(w => w.dispose());
+        for (const folder of vscode.workspace.workspaceFolders ?? []) {
+            const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/settings.json'));
+            const check = () => void this.sayIgnored(readSettings());
+            this.settingsWatchers.push(watcher, watcher.onDidCreate(check), watcher.onDidChange(check));
         }
     }
 
