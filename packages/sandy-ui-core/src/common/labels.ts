@@ -1,4 +1,5 @@
 import type { SessionInfo } from './session-types';
+import { cleanNotificationText, NotificationRenderer, plainNotificationText } from './notification-text';
 
 /** Last path segment of a workspace, for tab titles (POSIX and Windows separators). */
 export function workspaceLabel(workspace: string): string {
@@ -74,10 +75,15 @@ export function sessionPickItem(s: SessionInfo, now = Date.now()): { label: stri
     };
 }
 
-/** A terminal notification (OSC 9 / 99 / 777) as a host notification's text. */
-export function notificationText(workspace: string, n: { title?: string; body: string }): string {
-    const text = n.title ? `${n.title}: ${n.body}` : n.body;
-    return `sandy (${workspaceLabel(workspace)}): ${text}`;
+/**
+ * A terminal notification (OSC 9 / 99 / 777) as a host notification's message, ready for the host's
+ * renderer: the agent's text cleaned, capped and escaped (see notification-text.ts), so it shows
+ * exactly as sent and can form no link or markup. `more`: notifications folded into this one.
+ */
+export function notificationText(workspace: string, n: { title?: string; body: string }, renderer: NotificationRenderer, more = 0): string {
+    const text = cleanNotificationText(n.title ? `${n.title}: ${n.body}` : n.body);
+    const folded = more > 0 ? ` (and ${more} more)` : '';
+    return plainNotificationText(`sandy (${cleanNotificationText(workspaceLabel(workspace), 80)}): ${text}${folded}`, renderer, Number.MAX_SAFE_INTEGER);
 }
 
 /** The sandy terminal tab's title: `● ` while a notification is unread, ` (ended)` after exit. */
@@ -97,7 +103,7 @@ export function removeSandboxPrompt(displayPath: string): string {
 
 export function revokeApprovalText(displayName: string, removed: boolean): string {
     return removed
-        ? `Sandy: approval for ${displayName} revoked — the next launch asks again.`
+        ? `Sandy: approvals for ${displayName} revoked (privileged keys, Dockerfile, symlinks) — the next launch asks again.`
         : `Sandy: ${displayName} had no recorded approval.`;
 }
 

@@ -3,6 +3,8 @@ import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { Emitter, MessageService, generateUuid } from '@theia/core';
 import type { SessionInfo } from '@sandy-ui/core';
 import { detachedText, notificationText } from '@sandy-ui/core/lib/common/labels';
+import { NotificationCoalescer } from '@sandy-ui/core/lib/common/notification-coalescer';
+import type { TerminalNotification } from '@sandy-ui/core/lib/common/osc-dispatch';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalLaunchClearance, SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';
@@ -10,7 +12,7 @@ import { SandyServiceClientImpl } from './sandy-state-service';
 
 /**
  * Finds, opens and reveals sandy terminal tabs, and turns their OSC notifications into Theia
- * notifications with a "Show" action that focuses the tab.
+ * notifications with a "Show" action that focuses the tab: coalesced per tab, as plain text.
  */
 @injectable()
 export class SandyTerminalManager {
@@ -92,21 +94,28 @@ export class SandyTerminalManager {
             return;
         }
         this.wired.add(widget);
-        widget.onDidNotify(async n => {
-            if (this.preferences['sandy.notifications'] === false) {
-                return;
-            }
-            const action = await this.messages.info(notificationText(widget.workspace, n), 'Show');
-            if (action === 'Show') {
-                await this.reveal(widget);
+        // One session's flood of notifications becomes a toast now and one per window after (core's coalescer).
+        const coalescer = new NotificationCoalescer<TerminalNotification>(({ latest, more }) => void this.toast(widget, latest, more));
+        widget.onDidNotify(n => {
+            if (this.preferences['sandy.notifications'] !== false) {
+                coalescer.push(n);
             }
         });
         widget.onDidChangeSession(() => this.onDidChangeWidgetsEmitter.fire());
         widget.disposed.connect(() => {
+            coalescer.dispose();
             this.onDidChangeWidgetsEmitter.fire();
             void this.afterClose(widget);
         });
         this.onDidChangeWidgetsEmitter.fire();
+    }
+
+    protected async toast(widget: SandyTerminalWidget, n: TerminalNotification, more: number): Promise<void> {
+        // Theia renders the message as markdown: core escapes it, so it shows as sent and links nothing.
+        const action = await this.messages.info(notificationText(widget.workspace, n, 'markdown', more), 'Show');
+        if (action === 'Show' && !widget.isDisposed) {
+            await this.reveal(widget);
+        }
     }
 
     /** A closed tab only detaches: say so, and offer the way back (or out). */
