@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SessionInfo } from '@sandy-ui/core';
 import type { SessionAttachment } from '@sandy-ui/core/lib/node/pty-supervisor';
 import { OutputBatcher } from '@sandy-ui/core/lib/common/output-batcher';
+import { NotificationCoalescer } from '@sandy-ui/core/lib/common/notification-coalescer';
 import { describeExit, detachedText, notificationText, terminalCaption, terminalTitle, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
 import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
 import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
@@ -40,6 +41,8 @@ export class SandyTerminalPanel implements vscode.Disposable {
     protected unread = false;
     protected disposed = false;
     protected readonly toDispose: vscode.Disposable[] = [];
+    /** This session's flood of notifications becomes a toast now and one per window after (core's coalescer). */
+    protected readonly notifications = new NotificationCoalescer<{ title?: string; body: string }>(({ latest, more }) => this.toast(latest, more));
 
     constructor(
         protected readonly manager: TerminalPanels,
@@ -108,6 +111,8 @@ export class SandyTerminalPanel implements vscode.Disposable {
         switch (message.type) {
             case 'ready':
                 this.size = { cols: message.cols, rows: message.rows };
+                // Before any output: which file links are links is the session's workspace's business.
+                this.post({ type: 'links', workspace: this.workspace });
                 if (!this.started) {
                     this.started = true;
                     void this.start();
@@ -135,7 +140,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
                 void vscode.env.clipboard.writeText(message.text);
                 break;
             case 'openLink':
-                void openTerminalLink(message.uri);
+                void openTerminalLink(message.uri, this.workspace);
                 break;
             case 'relaunch':
                 void this.relaunch();
@@ -265,7 +270,12 @@ export class SandyTerminalPanel implements vscode.Disposable {
         if (!readSettings().notifications) {
             return;
         }
-        void vscode.window.showInformationMessage(notificationText(this.workspace, n), 'Show').then(action => {
+        this.notifications.push(n);
+    }
+
+    protected toast(n: { title?: string; body: string }, more: number): void {
+        // VS Code renders `[label](command:…)` as a link: core breaks every such token, the text shows as sent.
+        void vscode.window.showInformationMessage(notificationText(this.workspace, n, 'linked-text', more), 'Show').then(action => {
             if (action === 'Show' && !this.disposed) {
                 this.reveal();
             }
@@ -312,6 +322,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
             return;
         }
         this.disposed = true;
+        this.notifications.dispose();
         this.disconnect();
         for (const d of this.toDispose.splice(0)) {
             d.dispose();

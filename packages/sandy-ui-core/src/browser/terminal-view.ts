@@ -12,8 +12,13 @@ export interface TerminalViewHost {
     notify(notification: TerminalNotification): void;
     /** OSC 52 clipboard write (reads are never answered). */
     writeClipboard(text: string): void;
-    /** OSC 8 hyperlinks and plain URLs the user activated. */
+    /** OSC 8 hyperlinks and plain URLs the user activated (the host applies links.ts `classifyLink` again). */
     openLink(uri: string): void;
+    /**
+     * Whether an OSC 8 link is offered as a link at all: links.ts `isOfferedLink(uri, workspace)`.
+     * Absent: http, https and file links are (other schemes never are).
+     */
+    acceptsLink?(uri: string): boolean;
 }
 
 /** The PTY side as the view sees it. */
@@ -46,6 +51,8 @@ export class SandyTerminalView {
     protected lastSize: { cols: number; rows: number } | undefined;
     protected resizeTimer: ReturnType<typeof setTimeout> | undefined;
     protected disposed = false;
+    /** Replays still being parsed (their OSC side effects are muted). */
+    protected replaying = 0;
     protected readonly disposables: Array<{ dispose(): void }> = [];
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
@@ -56,18 +63,22 @@ export class SandyTerminalView {
             fontFamily: options.fontFamily ?? 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace',
             fontSize: options.fontSize ?? 13,
             theme: options.theme,
-            // OSC 8 hyperlinks: xterm parses them itself; we only decide what activation does.
+            // OSC 8 hyperlinks: xterm parses them itself, after the dispatcher let only the offered ones through
+            // (http, https, and file inside the workspace; every other scheme is swallowed), so xterm's own
+            // http-only filter would only hide the file links. Activation is a click, and the host decides.
             linkHandler: {
                 activate: (_event, uri) => this.host.openLink(uri),
-                allowNonHttpProtocols: false
+                allowNonHttpProtocols: true
             }
         };
         this.term = new Terminal(termOptions);
         this.term.loadAddon(this.fitAddon);
+        // Plain-text URLs: the addon matches http(s) only, and acts on a click only; the host classifies again.
         this.term.loadAddon(new WebLinksAddon((_event, uri) => this.host.openLink(uri)));
         this.osc = new OscDispatcher({
             notify: n => this.host.notify(n),
-            clipboard: text => this.host.writeClipboard(text)
+            clipboard: text => this.host.writeClipboard(text),
+            acceptsLink: host.acceptsLink ? uri => host.acceptsLink!(uri) : undefined
         });
         for (const ident of OscDispatcher.IDENTS) {
             this.disposables.push(this.term.parser.registerOscHandler(ident, payload => this.osc.handle(ident, payload)));
@@ -98,9 +109,10 @@ export class SandyTerminalView {
         this.transport = undefined;
     }
 
-    /** Output from the PTY (or the replay); acknowledged when xterm has processed it. */
-    write(data: string): void {
+    /** Output from the PTY; acknowledged when xterm has processed it. */
+    write(data: string, parsed?: () => void): void {
         if (this.disposed || !data) {
+            parsed?.();
             return;
         }
         // Acknowledge in slices as xterm parses them: one acknowledgement per large batch would let the
@@ -108,8 +120,30 @@ export class SandyTerminalView {
         // the PTY would stall once per batch (measured by `npm run bench`).
         for (let offset = 0; offset < data.length; offset += ACK_SLICE) {
             const slice = data.slice(offset, offset + ACK_SLICE);
-            this.term.write(slice, () => this.transport?.acknowledge(slice.length));
+            const last = offset + ACK_SLICE >= data.length;
+            this.term.write(slice, () => {
+                this.transport?.acknowledge(slice.length);
+                if (last) {
+                    parsed?.();
+                }
+            });
         }
+    }
+
+    /**
+     * Earlier output, shown to a window that (re)attaches: the screen starts clean and shows it, but
+     * its notifications and clipboard writes are not acted on again — they were, in the windows that
+     * were there (and a flood of them in the history must not greet every new window).
+     */
+    replay(data: string): void {
+        this.clear();
+        this.replaying++;
+        this.osc.muted = true;
+        this.write(data, () => {
+            if (--this.replaying === 0) {
+                this.osc.muted = false;
+            }
+        });
     }
 
     /** Keep the final screen and say how the session ended. */

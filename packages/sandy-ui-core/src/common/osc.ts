@@ -9,6 +9,8 @@
  * `undefined` for anything malformed instead of throwing.
  */
 
+import { LINK_SCHEMES } from './links';
+
 /** Largest notification text accepted (after decoding, per notification). */
 export const MAX_NOTIFICATION_BYTES = 4 * 1024;
 /** Largest OSC 52 payload (base64 text) accepted. */
@@ -65,6 +67,13 @@ export type OscEvent = OscNotifyEvent | OscClipboardEvent | OscHyperlinkEvent | 
 
 /** The OSC numbers handled here, for `registerOscHandler`. */
 export const HANDLED_OSC_IDENTS: readonly number[] = [8, 9, 52, 99, 777];
+
+/**
+ * OSC numbers the terminal stream may not act on at all: 0/1/2 (icon name and window title — the tab
+ * title is the IDE's), 7 (working directory), 1337 (iTerm2: file transfer, badges, user variables).
+ * Hosts register a handler that consumes them, so no default or future listener sees the agent's text.
+ */
+export const SWALLOWED_OSC_IDENTS: readonly number[] = [0, 1, 2, 7, 1337];
 
 // ------------------------------------------------------------------------------------------------
 // text hygiene
@@ -375,8 +384,11 @@ export function parseOsc52(data: string): OscClipboardEvent | OscIgnoredEvent | 
 // ------------------------------------------------------------------------------------------------
 // OSC 8 — hyperlinks
 
-/** URI schemes a link may open. Anything else (javascript:, data:, vscode:, command:…) is refused. */
-export const ALLOWED_LINK_SCHEMES: readonly string[] = ['http:', 'https:', 'file:', 'mailto:'];
+/**
+ * URI schemes an OSC 8 link may have (links.ts decides the rest, e.g. whether a file is inside the
+ * workspace). Anything else (command:, vscode:, theia:, javascript:, data:, mailto:…) is no link.
+ */
+export const ALLOWED_LINK_SCHEMES: readonly string[] = LINK_SCHEMES;
 
 /** `params;uri` → hyperlink; empty URI → hyperlink end; other schemes → ignored. */
 export function parseOsc8(data: string): OscHyperlinkEvent | OscHyperlinkEndEvent | OscIgnoredEvent | undefined {

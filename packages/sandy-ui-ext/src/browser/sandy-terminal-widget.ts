@@ -14,6 +14,7 @@ import { SandyTerminalTheme } from './sandy-terminal-theme';
 import { describeExit, terminalCaption, terminalTitle, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
 import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyApprovalService } from './sandy-approval';
+import { isOfferedLink } from '@sandy-ui/core/lib/common/links';
 
 export const SANDY_TERMINAL_WIDGET_FACTORY_ID = 'sandy-terminal';
 
@@ -115,7 +116,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             this.view = new SandyTerminalView(this.termNode, {
                 notify: n => this.handleNotification(n),
                 writeClipboard: text => this.clipboard.writeText(text),
-                openLink: uri => this.linkOpener.open(uri)
+                openLink: uri => this.linkOpener.open(uri, this.options.workspace),
+                acceptsLink: uri => isOfferedLink(uri, this.options.workspace)
             }, { theme: this.themeService.theme });
             this.toDispose.push(Disposable.create(() => this.view?.dispose()));
         }
@@ -237,9 +239,9 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                 const buffer = provider();
                 const kind = buffer.readUint8();
                 if (kind === TerminalFrame.Replay) {
-                    // A reconnect replays the recent screen; start clean so nothing shows twice.
-                    view.clear();
-                    view.write(buffer.readString());
+                    // A reconnect replays the recent screen: start clean so nothing shows twice, and do not
+                    // notify or copy again what the history holds.
+                    view.replay(buffer.readString());
                 } else if (kind === TerminalFrame.Data) {
                     view.write(buffer.readString());
                 } else if (kind === TerminalFrame.Exit) {

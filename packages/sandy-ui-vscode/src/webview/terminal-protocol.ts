@@ -31,6 +31,8 @@ export type TerminalToWebview =
     /** The banner above the terminal; no text hides it. */
     | { type: 'banner'; text?: string; relaunch?: boolean }
     | { type: 'clear' }
+    /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
+    | { type: 'links'; workspace: string }
     | { type: 'focus' }
     | { type: 'theme' };
 

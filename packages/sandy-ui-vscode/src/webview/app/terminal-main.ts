@@ -4,6 +4,7 @@ import './webview.css';
 import { SandyTerminalView } from '@sandy-ui/core/lib/browser/terminal-view';
 import { TerminalBanner } from '@sandy-ui/core/lib/browser/terminal-banner';
 import { terminalThemeFromCss } from '@sandy-ui/core/lib/browser/terminal-theme';
+import { isOfferedLink } from '@sandy-ui/core/lib/common/links';
 import type { TerminalToHost, TerminalToWebview } from '../terminal-protocol';
 import { propagateStyleNonce, webviewChannel } from './vscode-api';
 
@@ -24,10 +25,14 @@ document.body.appendChild(root);
 
 const theme = () => terminalThemeFromCss(getComputedStyle(document.documentElement), '--vscode-');
 const fontFamily = getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-family').trim() || undefined;
+/** The session's workspace (the host's `links` message): file links inside it are links, none before it is known. */
+let workspace: string | undefined;
 const view = new SandyTerminalView(termNode, {
     notify: n => channel.post({ type: 'notify', title: n.title, body: n.body, source: n.source }),
     writeClipboard: text => channel.post({ type: 'clipboard', text }),
-    openLink: uri => channel.post({ type: 'openLink', uri })
+    // The host decides again on a click (and resolves symlinks); here only what is drawn as a link.
+    openLink: uri => channel.post({ type: 'openLink', uri }),
+    acceptsLink: uri => isOfferedLink(uri, workspace)
 }, { theme: theme(), fontFamily });
 
 view.attach({
@@ -42,8 +47,11 @@ new MutationObserver(() => view.setTheme(theme())).observe(document.body, { attr
 channel.onMessage(message => {
     switch (message.type) {
         case 'replay':
-            view.clear();
-            view.write(message.data);
+            // Earlier output: shown, but its notifications and clipboard writes are not acted on again.
+            view.replay(message.data);
+            break;
+        case 'links':
+            workspace = message.workspace;
             break;
         case 'data':
             view.write(message.data);
