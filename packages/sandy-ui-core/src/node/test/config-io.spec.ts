@@ -8,6 +8,8 @@ import {
     CONFIG_FILE_MAX_BYTES, ConfigIoError, ensurePrivateMode, readConfigFile, readConfigFileSync, saveConfigEdits, sweepInterruptedWrites,
     TEMP_DIR_PREFIX, withFileLock, writeFileAtomic
 } from '../config-io';
+import { runPreflight } from '../preflight';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/schema-cache';
 
 describe('config-io (unit)', () => {
     let tmp: string;
@@ -325,6 +327,32 @@ describe('config-io (unit)', () => {
             fs.symlinkSync(elsewhere, secrets);
             expect(ensurePrivateMode(secrets)).to.deep.equal({});
             expect(mode(elsewhere)).to.equal(0o644);
+        });
+
+        it('pre-flight stops with the message instead of treating a refused file as absent', async () => {
+            const schema = BUNDLED_FALLBACK_SCHEMA.config;
+            const names = (keys: readonly { name: string }[]) => keys.map(k => k.name);
+            const input = {
+                privilegedKeys: names(schema.privileged_keys), passiveKeys: names(schema.passive_keys), envOnlyKeys: names(schema.env_only_keys),
+                keys: [...schema.privileged_keys, ...schema.passive_keys, ...schema.env_only_keys]
+            };
+            const sandyHome = path.join(tmp, 'home', '.sandy');
+            const preflight = () => runPreflight({ workspacePath: ws, sandyHome, schema: input });
+            fs.mkdirSync(sandyDir);
+            // The legitimate case first: a regular file is read and its privileged key shown.
+            fs.writeFileSync(path.join(sandyDir, 'config'), 'SANDY_SSH=agent\n');
+            expect((await preflight()).pendingPrivileged.map(p => p.key)).to.deep.equal(['SANDY_SSH']);
+            // The same line behind a link: sandy would load it, so pre-flight must not call it absent.
+            fs.writeFileSync(path.join(tmp, 'elsewhere.config'), 'SANDY_SSH=agent\n');
+            fs.unlinkSync(path.join(sandyDir, 'config'));
+            fs.symlinkSync(path.join(tmp, 'elsewhere.config'), path.join(sandyDir, 'config'));
+            const e = await refusal(preflight());
+            expect(e.message).to.contain(`${path.join(sandyDir, 'config')} is a symbolic link to`);
+            // $SANDY_HOME's files too.
+            fs.unlinkSync(path.join(sandyDir, 'config'));
+            fs.mkdirSync(sandyHome, { recursive: true });
+            execFileSync('mkfifo', [path.join(sandyHome, '.secrets')]);
+            expect((await refusal(preflight())).message).to.contain(`${path.join(sandyHome, '.secrets')} is a named pipe (FIFO)`);
         });
 
         it('a new .sandy/ is created 0700 and a new config 0644 (minus the umask)', async () => {
