@@ -799,14 +799,16 @@ export class SandyServiceCore {
     }
 
     /**
-     * Removes the sandbox of a project, also when its folder is gone: the sandbox is selected by the
-     * name sandy lists for that workspace (`--sandbox NAME`, sandy's selector for a vanished
-     * workspace, CONTRACT §6.4), never through the folder. Not canonicalised through the workspace
-     * guard, for the same reason; nothing is mounted or read from the folder.
+     * Removes the sandbox of a project, also when its folder is gone. The sandbox sandy lists for the
+     * workspace is selected by its name (`--sandbox NAME`, CONTRACT §6.4); one sandy does not list
+     * (its name starts with a dot, e.g. of `~/.dotfiles`, which `--print-state` skips and `--sandbox`
+     * refuses) by the folder while it exists (`--workspace`, resolved by sandy itself), and by the name
+     * computed as sandy does from the recorded path once the folder is gone — that path was canonical
+     * when it was recorded. sandy runs outside the folder either way (runMaintenance). Not checked by
+     * the workspace guard: nothing is mounted or read from the folder.
      */
     async removeSandbox(workspace: string): Promise<RunOutcome> {
-        const name = this.sandboxNameOf(workspace);
-        const result = await this.runMaintenance(['--remove-sandbox', `--sandbox=${name}`, '--yes'], workspace);
+        const result = await this.runMaintenance(['--remove-sandbox', ...this.sandboxSelector(workspace), '--yes'], workspace);
         if (result.ok) {
             // sandy deletes its approval file with the sandbox; our value record goes too.
             await this.approvalMemory.forget(workspaceHash16(workspace)).catch(() => undefined);
@@ -814,20 +816,18 @@ export class SandyServiceCore {
         return result;
     }
 
-    /**
-     * sandy's name for the sandbox of `workspace`: the one `--print-state` lists with that
-     * workspace_path; else computed as sandy does (CONTRACT §5.1), from the folder's real path while it
-     * exists and from the recorded path once it is gone (it was canonical when it was recorded).
-     */
-    protected sandboxNameOf(workspace: string): string {
+    protected sandboxSelector(workspace: string): string[] {
         const listed = this.latestState?.sandboxes.find(s => s.workspace_path === workspace)?.name;
         if (listed) {
-            return listed;
+            return [`--sandbox=${listed}`];
         }
         try {
-            return sandboxNameFor(workspace);
+            if (fs.statSync(workspace).isDirectory()) {
+                return ['--workspace', workspace];
+            }
         } catch {
-            return sandboxNameForCanonical(path.resolve(workspace));
+            // Gone: below.
         }
+        return [`--sandbox=${sandboxNameForCanonical(path.resolve(workspace))}`];
     }
 }

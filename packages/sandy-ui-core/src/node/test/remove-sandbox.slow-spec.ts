@@ -102,10 +102,8 @@ describe('SandyServiceCore maintenance runs (slow)', function () {
             expect(result.ok, `${result.stderr}${result.stdout}`).to.equal(true);
             expect(fs.existsSync(goneSandbox), 'the gone project\'s sandbox was removed').to.equal(false);
             expect(fs.existsSync(keptSandbox), 'no other sandbox was touched').to.equal(true);
-            const [call] = maintenanceCalls();
-            expect(call.args).to.equal(`--remove-sandbox --sandbox=${path.basename(goneSandbox)} --yes`);
-            // Not the (vanished) workspace, not $HOME: sandy's own folder.
-            expect(call.cwd).to.equal(sandyHome);
+            // By name, not through the vanished folder; run in sandy's own folder, not there and not in $HOME.
+            expect(maintenanceCalls()).to.deep.equal([{ cwd: sandyHome, args: `--remove-sandbox --sandbox=${path.basename(goneSandbox)} --yes` }]);
         });
     }
 
@@ -118,6 +116,17 @@ describe('SandyServiceCore maintenance runs (slow)', function () {
         expect(fs.existsSync(sandbox)).to.equal(false);
         expect(fs.existsSync(ws), 'the project folder itself is untouched').to.equal(true);
         expect(maintenanceCalls()).to.deep.equal([{ cwd: sandyHome, args: `--remove-sandbox --sandbox=${path.basename(sandbox)} --yes` }]);
+    });
+
+    it('removes a sandbox sandy does not list (a dot-folder project: --print-state skips it, --sandbox refuses it) by its existing folder', async () => {
+        const ws = path.join(home, '.dotfiles');
+        const sandbox = launchOnce(ws);
+        expect(path.basename(sandbox)).to.match(/^\.dotfiles-/);
+        await service.refresh();
+        const result = await service.removeSandbox(ws);
+        expect(result.ok, result.stderr).to.equal(true);
+        expect(fs.existsSync(sandbox)).to.equal(false);
+        expect(maintenanceCalls()).to.deep.equal([{ cwd: sandyHome, args: `--remove-sandbox --workspace ${ws} --yes` }]);
     });
 
     it('says what sandy says when there is no such sandbox, instead of failing to start sandy', async () => {
