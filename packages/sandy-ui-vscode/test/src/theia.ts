@@ -8,6 +8,7 @@ import { ChildProcess, execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { poll } from './poll';
 import { freePort, REPO_ROOT, RESULTS_DIR, World } from './world';
 
@@ -47,6 +48,13 @@ export class SandyIdeWithPlugin {
         const unpacked = this.world.dir('vsix-unpacked');
         execFileSync('unzip', ['-q', '-o', this.vsix, 'extension/*', '-d', unpacked]);
         fs.renameSync(path.join(unpacked, 'extension'), path.join(this.pluginsDir, 'rappdw.sandy-ui'));
+        // The app has workspace trust on, and Theia starts no `untrustedWorkspaces: false` plugin in an
+        // untrusted folder: the folder is one the user trusted before (what the dialog's "Yes" writes).
+        const settingsDir = path.join(this.world.home, '.sandy-ide');
+        fs.mkdirSync(settingsDir, { recursive: true });
+        fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
+            'security.workspace.trust.trustedFolders': [pathToFileURL(this.folder).toString()]
+        }, undefined, 4));
     }
 
     async start(): Promise<void> {
