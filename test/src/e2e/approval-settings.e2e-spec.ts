@@ -212,7 +212,7 @@ describe('Pre-flight approval (end to end)', () => {
         expect(fs.existsSync(path.join(ide.root, 'tmp', 'pwned'))).to.equal(false);
     });
 
-    it('Approve launches once with SANDY_AUTO_APPROVE_PRIVILEGED=1; nothing persists or leaks to the next launch', async () => {
+    it('Approve lets sandy ask in the tab and record the approval itself; the next launch asks nothing; Revoke asks again', async () => {
         writeFile(configFile, '# privileged, so pre-flight asks\nSANDY_ALLOW_HOSTS=e2e.example.com\n');
         const app = await browser.openApp(ide);
         await app.clickProject(ide.projectName);
@@ -222,23 +222,26 @@ describe('Pre-flight approval (end to end)', () => {
         await view.waitForClosed();
 
         const terminal = await app.terminal(ide.projectName);
+        // sandy's own prompt was answered in the tab for exactly the key the user approved (the agent's
+        // screen then covers it), so sandy wrote its approval record.
         await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
+        await app.poll(() => approvalFiles(ide).length === 1, 'sandy to record the approval');
         const pid = await sessionPid(app);
-        expect(ide.processEnv(pid)[AUTO_APPROVE], `/proc/${pid}/environ`).to.equal('1');
-        expect(await sessionEnv(terminal)).to.include(`${AUTO_APPROVE}=1`);
-        // The approval went through the environment of this one spawn: sandy recorded nothing.
-        expect(approvalFiles(ide)).to.deep.equal([]);
+        expect(ide.processEnv(pid), `/proc/${pid}/environ`).to.not.have.property(AUTO_APPROVE);
+        expect((await sessionEnv(terminal)).filter(l => l.startsWith(`${AUTO_APPROVE}=`))).to.deep.equal([]);
+        // sandy recorded the decision in its own approval file (key names only).
+        expect(approvalFiles(ide)).to.have.length(1);
+        const record = fs.readFileSync(path.join(ide.sandyHome, 'approvals', approvalFiles(ide)[0]), 'utf8');
+        expect(record.split('\n').slice(3).filter(Boolean)).to.deep.equal(['SANDY_ALLOW_HOSTS']);
 
-        // Another project launched while the approved one runs gets no approval of its own.
+        // Another project launched meanwhile asks nothing and gets no approval of its own.
         await app.clickProject(PLAIN_NAME);
         const plainTerminal = await app.terminal(PLAIN_NAME);
         await plainTerminal.waitForText(`fake sandy 1.7.1-dev — ${plain}`);
         expect(await app.approval(plain).isOpen()).to.equal(false);
         const plainPid = await sessionPid(app, plain);
         expect(ide.processEnv(plainPid), `/proc/${plainPid}/environ`).to.not.have.property(AUTO_APPROVE);
-        const plainEnv = await sessionEnv(plainTerminal);
-        expect(plainEnv.filter(l => l.startsWith(`${AUTO_APPROVE}=`))).to.deep.equal([]);
-        expect(plainEnv).to.include(`HOME=${ide.home}`);
+        expect(await sessionEnv(plainTerminal)).to.include(`HOME=${ide.home}`);
 
         // Stop the approved session from the project's context menu...
         await app.projectMenu(ide.projectName, 'Stop');
@@ -246,25 +249,24 @@ describe('Pre-flight approval (end to end)', () => {
         await terminal.activate();
         await terminal.waitForText(/^sandy stopped \(.*\)\.$/m);
 
-        // ...and launch it again: the approval was for that one launch, so pre-flight asks again.
+        // ...and launch it again: unchanged files, so neither the IDE nor sandy asks.
+        await terminal.relaunchButton.click();
+        const relaunchedPid = await sessionPid(app);
+        expect(relaunchedPid).to.not.equal(pid);
+        expect(await app.approval(ide.workspace).isOpen()).to.equal(false);
+        await app.projectMenu(ide.projectName, 'Stop');
+        await app.poll(() => nothingRunning(), `the relaunched session in ${ide.workspace} to end`);
+
+        // Revoke Approval really revokes: sandy's file is gone and the next launch asks again.
+        await app.projectMenu(ide.projectName, 'Revoke Approval');
+        await app.poll(() => approvalFiles(ide).length === 0, 'sandy\'s approval file to be deleted');
         await app.clickProject(ide.projectName);
-        const again = await app.approval(ide.workspace).waitForOpen('the approval view to ask again');
+        const again = await app.approval(ide.workspace).waitForOpen('the approval view to ask again after Revoke');
         expect((await again.lines()).map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=e2e.example.com']);
         await again.decide('reject');
         await again.waitForClosed();
         await holdsFor(() => nothingRunning(), QUIET_MS, `no sandy process and no lock in ${ide.workspace} after Reject`);
-        expect(await terminal.title()).to.equal(`sandy: ${ide.projectName} (ended)`);
         expect(approvalFiles(ide)).to.deep.equal([]);
-
-        // Relaunch from the ended tab carries no approval either: it asks, and Reject leaves the tab ended.
-        await terminal.activate();
-        await terminal.relaunchButton.click();
-        const onRelaunch = await app.approval(ide.workspace).waitForOpen('the approval view on Relaunch');
-        await onRelaunch.decide('reject');
-        await onRelaunch.waitForClosed();
-        await app.poll(async () => (await terminal.banner.textContent())?.includes('Not launched: pre-flight approval was not given.'),
-            'the tab to say it was not launched');
-        await holdsFor(() => nothingRunning(), QUIET_MS, `no sandy process and no lock in ${ide.workspace} after Reject on Relaunch`);
         // The plain project's session ran on untouched.
         expect(ide.sandySessionsIn(plain)).to.deep.equal([plainPid]);
     });
@@ -307,8 +309,12 @@ describe('Pre-flight approval (end to end)', () => {
         const terminal = await app.terminal(ide.projectName);
         await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
         const pid = await sessionPid(app);
-        expect(ide.processEnv(pid)[AUTO_APPROVE]).to.equal('1');
+        expect(ide.processEnv(pid)).to.not.have.property(AUTO_APPROVE);
         expect(ide.sandySessionsIn(ide.workspace)).to.deep.equal([pid]);
+        // sandy recorded exactly the set of the second view.
+        await app.poll(() => approvalFiles(ide).length === 1, 'sandy to record the approval');
+        const record = fs.readFileSync(path.join(ide.sandyHome, 'approvals', approvalFiles(ide)[0]), 'utf8');
+        expect(record.split('\n').slice(3).filter(Boolean)).to.deep.equal(['SANDY_AGENT_ARGS', 'SANDY_ALLOW_HOSTS']);
     });
 
     it('refuses a world-open SANDY_ALLOW_LAN_HOSTS without Approve, and Open Settings goes to the key', async () => {

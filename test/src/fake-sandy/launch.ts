@@ -509,11 +509,6 @@ function projectDockerfile(workDir: string, sandyHome: string, sandboxDir: strin
         return undefined;
     }
     const ctx = path.dirname(dockerfile);
-    // Test knob: hold the launch here, so a test can change the files between pre-flight and the prompt.
-    const hold = envNumber('FAKE_SANDY_GATE_DELAY_MS', 0);
-    if (hold > 0) {
-        sleepSync(hold);
-    }
     const dfHash = contextHash(ctx);
     const approvalFile = `${sandyHome}/approvals/dockerfile-${sha256Hex(workDir).slice(0, 16)}.list`;
     mkdirp(`${sandyHome}/approvals`);
@@ -826,6 +821,12 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
     }
     if (!isNew) {
         info(`Reusing sandbox: ${sandboxDir}`);
+    }
+    // Test knob: hold the launch before the Dockerfile and symlink gates (as a slow image build would),
+    // so a test can change the files between pre-flight and sandy's prompts.
+    const hold = envNumber('FAKE_SANDY_GATE_DELAY_MS', 0);
+    if (hold > 0) {
+        sleepSync(hold);
     }
     const projectImage = projectDockerfile(workDir, sandyHome, sandboxDir, name, image, headless);
 

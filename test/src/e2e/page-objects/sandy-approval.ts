@@ -70,6 +70,28 @@ export class SandyApprovalView {
         return ((await this.widget.locator('.sandy-approval-title').textContent()) ?? '').trim();
     }
 
+    /** The Dockerfile as shown (textContent of its `<pre>`), or undefined when the view shows none. */
+    async dockerfileText(): Promise<string | undefined> {
+        const pre = this.widget.locator('.sandy-approval-dockerfile-text');
+        return await pre.count() ? (await pre.textContent()) ?? '' : undefined;
+    }
+
+    /** The "what changed" lines of the Dockerfile (`+ …` / `- …`), or [] when none is shown. */
+    async dockerfileChanges(): Promise<string[]> {
+        return this.widget.locator('.sandy-approval-diff-added, .sandy-approval-diff-removed').allTextContents().then(t => t.map(l => l.replace(/\n$/, '')));
+    }
+
+    /** The build-context files listed beside the Dockerfile. */
+    contextFiles(): Promise<string[]> {
+        return this.widget.locator('.sandy-approval-context-files li').allTextContents();
+    }
+
+    /** The escaping symlinks shown (`link -> target`), or [] when none. */
+    async symlinks(): Promise<string[]> {
+        const pre = this.widget.locator('.sandy-approval-symlink-list');
+        return await pre.count() ? ((await pre.textContent()) ?? '').split('\n') : [];
+    }
+
     /** The rows of privileged lines (`[data-key]`), in the order shown. */
     get rows(): Locator {
         return this.widget.locator('.sandy-approval-line[data-key]');
