@@ -18,7 +18,7 @@ import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
 } from '../common/service-protocol';
 import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths, sweepInterruptedSaves } from './settings-io';
-import { readConfigFileSync } from './config-io';
+import { readConfigFile, readConfigFileSync } from './config-io';
 import { runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from './preflight';
 import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkGate } from './launch-gates';
 import { GateResponder } from './gate-responder';
@@ -647,7 +647,9 @@ export class SandyServiceCore {
         const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
         let approvalText: string | undefined;
         try {
-            approvalText = await fs.promises.readFile(report.approvalFilePath, 'utf8');
+            // Bounded and never through a link, like every other file the IDE reads (config-io).
+            const read = await readConfigFile(report.approvalFilePath, { root: launchEnv.SANDY_HOME || this.sandyHome });
+            approvalText = read.exists ? read.text : undefined;
         } catch {
             approvalText = undefined;
         }
