@@ -268,7 +268,7 @@ describe('Security: plugin webviews get their shell and nothing more (issue 8, i
     });
 });
 
-describe('Security: a malformed cookie with a token set (issue 8, item 8)', () => {
+describe('Security: a malformed cookie, path or body never shows the backend\'s insides (issue 8, item 8)', () => {
     const TOKEN = 'e2e-token-0123456789abcdef0123456789abcdef';
     const suite = useSandyIde({ label: 'origin-token', env: { SANDY_IDE_TOKEN: TOKEN } });
     let context: BrowserContext | undefined;
@@ -278,12 +278,17 @@ describe('Security: a malformed cookie with a token set (issue 8, item 8)', () =
         context = undefined;
     });
 
-    /** A 4xx in one line: no stack frame, no install path, nothing of the backend's insides. */
+    /** One line: no stack frame, no install path, nothing of the backend's insides. */
+    function expectNoInsides(answer: { status: number; body: string }, what: string): void {
+        expect(answer.body.trim().split('\n'), `${what}: one line: ${answer.body.slice(0, 500)}`).to.have.length(1);
+        expect(answer.body, what).to.not.match(/\bat .*\(|node_modules|URIError|<pre>/);
+        expect(answer.body, what).to.not.contain(REPO_ROOT);
+    }
+
+    /** A 4xx in one line. */
     function expectTerseRefusal(answer: { status: number; body: string }, what: string): void {
         expect(answer.status, `${what}: ${answer.body.slice(0, 500)}`).to.be.within(400, 499);
-        expect(answer.body.trim().split('\n'), `${what}: one line`).to.have.length(1);
-        expect(answer.body, what).to.not.match(/\bat .*\(|node_modules|URIError/);
-        expect(answer.body, what).to.not.contain(REPO_ROOT);
+        expectNoInsides(answer, what);
     }
 
     it('answers a badly encoded sandy-ide-token cookie with a one-line 4xx, not a 500 with a stack', async () => {
@@ -317,5 +322,19 @@ describe('Security: a malformed cookie with a token set (issue 8, item 8)', () =
         await context.addCookies([{ name: 'other-app', value: '%E0%A4%A', url: `${ide.origin}/` }]);
         const page = await context.newPage();
         await SandyApp.load(page, `${ide.url}?token=${TOKEN}`, () => ide.deathNotice());
+    });
+
+    it('answers a malformed path or body from the IDE\'s own page with one line, not a stack', async () => {
+        const { ide } = suite;
+        const host = `127.0.0.1:${ide.port}`;
+        const first = await rawRequest(ide.port, 'GET', `/?token=${TOKEN}`, { Host: host });
+        const cookie = (first.headers['set-cookie'] ?? []).map(c => c.split(';')[0]).join('; ');
+        expect(cookie).to.contain('theia-connection-token=').and.contain('sandy-ide-token=');
+        const own = { Host: host, Origin: ide.origin, Cookie: cookie };
+        expectTerseRefusal(await rawRequest(ide.port, 'GET', '/hostedPlugin/x/%E0%A4%A', own), 'a path that does not decode');
+        expectTerseRefusal(await rawRequest(ide.port, 'PUT', '/files', { ...own, 'Content-Type': 'application/json' }, '{not json'), 'a JSON body that does not parse');
+        const upload = await rawRequest(ide.port, 'POST', '/file-upload', { ...own, 'Content-Type': 'multipart/form-data; boundary=x' }, 'not multipart');
+        expect(upload.status, upload.body.slice(0, 500)).to.be.within(400, 599);
+        expectNoInsides(upload, 'a multipart body that does not parse');
     });
 });

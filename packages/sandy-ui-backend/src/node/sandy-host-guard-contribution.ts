@@ -1,6 +1,7 @@
 import * as http from 'http';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
+import type * as express from '@theia/core/shared/express';
 import { environment } from '@theia/core/shared/@theia/application-package/lib/environment';
 import { BackendApplicationCliContribution, BackendApplicationContribution, EarlyExpressMiddleware } from '@theia/core/lib/node/backend-application';
 import { WsRequestValidatorContribution } from '@theia/core/lib/node/ws-request-validators';
@@ -16,6 +17,7 @@ export class SandyHostGuardContribution implements BackendApplicationContributio
     @inject(EarlyExpressMiddleware) protected readonly early: EarlyExpressMiddleware;
     @inject(ILogger) @named('sandy-host-guard') protected readonly logger: ILogger;
     protected guard: HostGuard | undefined;
+    protected app: express.Application | undefined;
 
     protected getGuard(): HostGuard {
         if (!this.guard) {
@@ -55,6 +57,27 @@ export class SandyHostGuardContribution implements BackendApplicationContributio
         });
     }
 
+    configure(app: express.Application): void {
+        this.app = app;
+    }
+
+    onStart(): void {
+        // Last in the chain (every route is in place by now): an error of any handler ends here
+        // instead of in express's default handler, which answers with the stack and install paths
+        // unless NODE_ENV=production.
+        this.app?.use(((err, req, res, next) => {
+            const status = errorStatus(err);
+            this.logger.error(`HTTP ${printable(req.method)} ${printable(req.path)} failed with ${status}:`, err);
+            if (res.headersSent) {
+                next(err);
+                return;
+            }
+            const detail = status < 500 && err instanceof Error ? `: ${printable(err.message.split('\n')[0])}` : '';
+            res.status(status).set('X-Content-Type-Options', 'nosniff').type('text/plain')
+                .send(`${status} ${http.STATUS_CODES[status] ?? 'Error'}${detail}\n`);
+        }) as express.ErrorRequestHandler);
+    }
+
     allowWsUpgrade(request: http.IncomingMessage): boolean {
         const verdict = this.getGuard().check(request);
         if (!verdict.ok) {
@@ -68,4 +91,11 @@ export class SandyHostGuardContribution implements BackendApplicationContributio
     protected refused(what: string, verdict: Extract<HostGuardVerdict, { ok: false }>): void {
         this.logger.warn(`refused ${what}: ${verdict.reason}`);
     }
+}
+
+/** The status an express error asks for (body parsers and routers set `status`), else 500. */
+function errorStatus(err: unknown): number {
+    const e = err as { status?: unknown; statusCode?: unknown } | undefined;
+    const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
+    return status >= 400 && status < 600 ? status : 500;
 }
