@@ -165,6 +165,8 @@ describe('HostGuard (unit)', () => {
             refusal(guard().check(req({ Host: webviewHost, 'Sec-Fetch-Site': 'same-origin' }, 'GET', '/files/?uri=file:///etc/passwd')));
             refusal(guard().check(req({ Host: webviewHost, 'Sec-Fetch-Site': 'same-origin' }, 'GET', '/socket.io/?EIO=4&transport=polling')));
             refusal(guard().check(req({ Host: webviewHost, 'Sec-Fetch-Site': 'same-origin' }, 'GET', '/')));
+            refusal(guard().check(req({ Host: webviewHost }, 'GET', '/webview/../files/?uri=file:///etc/passwd')));
+            refusal(guard().check(req({ Host: webviewHost }, 'GET', '/webview/%2e%2e/files/?uri=file:///etc/passwd')));
             expect(refusal(guard().check(upgrade({ Host: webviewHost, Origin: own })))).to.equal('a WebSocket upgrade on a webview origin is not allowed');
             refusal(guard().check(req({ Host: webviewHost, Origin: 'http://localhost:5173' }, 'GET', '/webview/index.html')));
             refusal(guard().check(req({ Host: `x.webview.evil.example:${PORT}` }, 'GET', '/webview/index.html')));

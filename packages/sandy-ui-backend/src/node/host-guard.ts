@@ -32,11 +32,6 @@ export function parseHostHeader(hostHeader: string | undefined): { hostname: str
     return { hostname: m[1], port: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
-/** `host:port` or `[v6]:port` → host name, lower-cased. */
-export function hostnameOf(hostHeader: string | undefined): string | undefined {
-    return parseHostHeader(hostHeader)?.hostname;
-}
-
 export interface HostGuardOptions {
     /** Extra host names accepted in Host (SANDY_IDE_ALLOWED_HOSTS), e.g. the LAN name when bound beyond loopback. */
     allowedHosts: string[];
@@ -175,11 +170,6 @@ export class HostGuard {
             return refuse(400, `the ${TOKEN_COOKIE} cookie is malformed`, `${advice} to replace it`);
         }
         return refuse(403, 'missing or wrong access token', advice);
-    }
-
-    /** Back-compat: true when the request carries the token (query or cookie), or no token is set. */
-    hasValidToken(request: Pick<http.IncomingMessage, 'headers' | 'url'>): boolean {
-        return this.checkToken({ ...request, method: 'GET' }, '').ok;
     }
 }
 
