@@ -226,16 +226,30 @@ export class SandyServiceCore {
     }
 
     protected async locate(): Promise<SandyStatus> {
+        // A configureSandy() while this runs starts a newer locate: this one's result must not land
+        // after it (the user's sandy.path would lose to the start-up search of PATH).
+        const config = this.config;
+        const superseded = () => JSON.stringify(config) !== JSON.stringify(this.config);
         try {
-            const located = await locateSandy({ configuredPath: this.config.sandyPath, processEnv: this.processEnv, home: this.home, envOptions: this.envOptions() });
+            const located = await locateSandy({ configuredPath: config.sandyPath, processEnv: this.processEnv, home: this.home, envOptions: this.envOptions() });
+            if (superseded()) {
+                return this.ensureLocated();
+            }
             this.located = located;
             const client = this.client(located);
             let schemaVersion: number | undefined;
             let schemaFailed = false;
             try {
-                this.schema = await client.schema();
+                const schema = await client.schema();
+                if (superseded()) {
+                    return this.ensureLocated();
+                }
+                this.schema = schema;
                 schemaVersion = this.schema.schema_version;
             } catch (e) {
+                if (superseded()) {
+                    return this.ensureLocated();
+                }
                 schemaFailed = true;
                 this.logger.warn(`sandy: --print-schema failed: ${this.problemOf(e).message}`);
             }
@@ -244,6 +258,9 @@ export class SandyServiceCore {
             this.logger.info(`sandy: ${located.path} ${located.fullVersion} — compat: ${compat.severity} ${compat.message}`);
             this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, compat };
         } catch (e) {
+            if (superseded()) {
+                return this.ensureLocated();
+            }
             this.located = undefined;
             const problem = this.problemOf(e);
             const candidates = (e as { candidates?: Array<{ path: string }> }).candidates;
