@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
+import { approvalRequestFiles, type ApprovalDecision, type ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
 import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { validate } from './webview/messages';
@@ -80,8 +80,7 @@ class ApprovalPanel {
                 break;
             }
             case 'openFile': {
-                const allowed = request && (request.lines.some(l => l.filePath === message.path)
-                    || request.refusals.some(r => r.filePath === message.path) || request.approvalFilePath === message.path);
+                const allowed = request && approvalRequestFiles(request).includes(message.path);
                 if (!allowed) {
                     this.owner.log.warn('sandy approval: refused to open a file the request does not name');
                     return;

@@ -69,6 +69,16 @@ export interface ApprovalRequest {
     symlinks?: string[];
 }
 
+/** The files an approval request names: the only ones its view may ask a host to open. */
+export function approvalRequestFiles(request: ApprovalRequest): string[] {
+    return [...new Set([
+        ...request.lines.map(l => l.filePath),
+        ...request.refusals.map(r => r.filePath).filter((f): f is string => !!f),
+        request.approvalFilePath,
+        ...request.dockerfile ? [request.dockerfile.path] : []
+    ])];
+}
+
 export type ApprovalDecision = 'approve' | 'reject' | 'rebuild' | 'launch-anyway' | 'open-settings';
 
 export const SECRET_MASK = '••••••••';
