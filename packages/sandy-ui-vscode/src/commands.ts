@@ -11,6 +11,7 @@ import { ApprovalPanels } from './approval-panel';
 import { SettingsPanels } from './settings-panel';
 import { ProjectsTree, PROJECTS_VIEW_ID } from './projects-tree';
 import type { SandyIdeCommandId } from '@sandy-ui/core/lib/common/ide-commands';
+import { showInfo, showWarning, showError } from './messages';
 
 export interface SandyCommandsDeps {
     core: SandyServiceCore;
@@ -66,8 +67,8 @@ export class SandyCommands {
             ask: request => this.deps.approvals.ask(request),
             rebuildSandbox: ws => this.deps.core.rebuildSandbox(ws),
             openSettings: (ws, key, scope) => this.deps.settings.open(ws, key, scope),
-            info: message => void vscode.window.showInformationMessage(message),
-            error: message => void vscode.window.showErrorMessage(message)
+            info: message => void showInfo(message),
+            error: message => void showError(message)
         }, first);
     }
 
@@ -91,7 +92,7 @@ export class SandyCommands {
     protected async pickProject(placeHolder: string): Promise<DerivedProject | undefined> {
         const projects = this.deps.state.projects;
         if (!projects.length) {
-            const action = await vscode.window.showInformationMessage('Sandy: no projects yet.', 'Add Project');
+            const action = await showInfo('Sandy: no projects yet.', 'Add Project');
             if (action === 'Add Project') {
                 await this.addProject();
             }
@@ -104,7 +105,7 @@ export class SandyCommands {
     protected async pickSession(placeHolder: string): Promise<SessionInfo | undefined> {
         const sessions = this.deps.state.liveSessions;
         if (!sessions.length) {
-            void vscode.window.showInformationMessage('Sandy: no sandy sessions are running.');
+            void showInfo('Sandy: no sandy sessions are running.');
             return undefined;
         }
         return (await vscode.window.showQuickPick(sessions.map(s => ({ ...sessionPickItem(s), session: s })), { placeHolder }))?.session;
@@ -134,7 +135,7 @@ export class SandyCommands {
                     await fallback?.open(workspace, clearance);
                 }
             },
-            error: message => void vscode.window.showErrorMessage(message)
+            error: message => void showError(message)
         });
     }
 
@@ -142,7 +143,7 @@ export class SandyCommands {
         if (!this.deps.terminals) {
             const project = isProject(arg) ? arg : await this.pickProject('Stop sandy in which project?');
             if (project?.workspacePath && !this.deps.fallback?.stop(project.workspacePath)) {
-                void vscode.window.showInformationMessage('Sandy: no running session to stop.');
+                void showInfo('Sandy: no running session to stop.');
             }
             return;
         }
@@ -151,12 +152,12 @@ export class SandyCommands {
             session = await this.pickSession('Stop which sandy session?');
         }
         if (!session || session.status === 'exited') {
-            void vscode.window.showInformationMessage('Sandy: no running session to stop.');
+            void showInfo('Sandy: no running session to stop.');
             return;
         }
         const ended = await this.deps.core.stop(session.id);
         if (ended) {
-            void vscode.window.showInformationMessage(`Sandy: ${workspaceLabel(ended.workspace)} stopped.`);
+            void showInfo(`Sandy: ${workspaceLabel(ended.workspace)} stopped.`);
         }
     }
 
@@ -178,7 +179,7 @@ export class SandyCommands {
         if (session) {
             terminals.attach(session);
         } else if (project) {
-            void vscode.window.showInformationMessage(`Sandy: ${project.displayName} has no running session.`);
+            void showInfo(`Sandy: ${project.displayName} has no running session.`);
         }
     }
 
@@ -204,11 +205,11 @@ export class SandyCommands {
         }
         const outcome = await this.deps.core.addProject(uri.fsPath);
         if (outcome.problem) {
-            void vscode.window.showErrorMessage(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
+            void showError(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
             return;
         }
         for (const warning of outcome.warnings) {
-            void vscode.window.showWarningMessage(`Sandy (${workspaceLabel(outcome.workspace)}): ${warning}`);
+            void showWarning(`Sandy (${workspaceLabel(outcome.workspace)}): ${warning}`);
         }
         await this.deps.state.refresh();
         await vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`);
@@ -216,10 +217,10 @@ export class SandyCommands {
 
     protected async revealSandbox(project: DerivedProject): Promise<void> {
         if (!project.sandboxPath) {
-            void vscode.window.showInformationMessage(`Sandy: ${project.displayName} has no sandbox yet — it is created on first launch.`);
+            void showInfo(`Sandy: ${project.displayName} has no sandbox yet — it is created on first launch.`);
             return;
         }
-        const action = await vscode.window.showInformationMessage(`Sandbox of ${project.displayName}: ${project.sandboxPath}`, 'Open in New Window', 'Copy Path');
+        const action = await showInfo(`Sandbox of ${project.displayName}: ${project.sandboxPath}`, 'Open in New Window', 'Copy Path');
         if (action === 'Copy Path') {
             await vscode.env.clipboard.writeText(project.sandboxPath);
         } else if (action === 'Open in New Window') {
@@ -243,24 +244,24 @@ export class SandyCommands {
             return;
         }
         const removed = await this.deps.core.revokeApproval(project.workspacePath);
-        void vscode.window.showInformationMessage(revokeApprovalText(project.displayName, removed));
+        void showInfo(revokeApprovalText(project.displayName, removed));
         await this.deps.state.refresh();
     }
 
     protected async removeSandbox(project: DerivedProject): Promise<void> {
         if (!project.workspacePath || !project.sandboxName) {
-            void vscode.window.showInformationMessage(`Sandy: ${project.displayName} has no sandbox to remove.`);
+            void showInfo(`Sandy: ${project.displayName} has no sandbox to remove.`);
             return;
         }
-        const confirmed = await vscode.window.showWarningMessage(removeSandboxPrompt(project.displayPath), { modal: true }, 'Remove Sandbox');
+        const confirmed = await showWarning(removeSandboxPrompt(project.displayPath), { modal: true }, 'Remove Sandbox');
         if (confirmed !== 'Remove Sandbox') {
             return;
         }
         const result = await this.deps.core.removeSandbox(project.workspacePath);
         if (result.ok) {
-            void vscode.window.showInformationMessage(`Sandy: sandbox of ${project.displayName} removed.`);
+            void showInfo(`Sandy: sandbox of ${project.displayName} removed.`);
         } else {
-            void vscode.window.showErrorMessage(`Sandy: removing the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`);
+            void showError(`Sandy: removing the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`);
         }
         await this.deps.state.refresh();
     }

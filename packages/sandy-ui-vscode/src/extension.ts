@@ -15,6 +15,7 @@ import { SandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
 import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+import { showError } from './messages';
 
 /** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
 export interface SandyPluginApi {
@@ -59,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
                 await guest.runInIde(SANDY_IDE_COMMANDS.LAUNCH.id, project);
             } catch (e) {
                 log.error(`sandy: the Sandy IDE's sandy.launch failed: ${e instanceof Error ? e.message : String(e)}`);
-                void vscode.window.showErrorMessage(`Sandy: launching through the Sandy IDE failed: ${e instanceof Error ? e.message : String(e)}`);
+                void showError(`Sandy: launching through the Sandy IDE failed: ${e instanceof Error ? e.message : String(e)}`);
             }
         }));
         state.start();

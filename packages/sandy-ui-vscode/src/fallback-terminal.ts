@@ -5,6 +5,7 @@ import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
 import type { LaunchOutcome, LaunchRequest } from '@sandy-ui/core/lib/common/service-protocol';
 import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
 import { SandyLog } from './logger';
+import { showInfo, showWarning, showError } from './messages';
 
 /** What the editor's own terminal cannot do that the Sandy terminal tab does. */
 export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '
@@ -42,7 +43,7 @@ export class FallbackTerminals implements vscode.Disposable {
         if (!this.noticeShown) {
             this.noticeShown = true;
             this.log.warn(`sandy: node-pty did not load (${this.reason}); using the editor's terminal`);
-            void vscode.window.showWarningMessage(FALLBACK_NOTICE);
+            void showWarning(FALLBACK_NOTICE);
         }
     }
 
@@ -65,12 +66,12 @@ export class FallbackTerminals implements vscode.Disposable {
             clear: (ws, request) => this.clearForLaunch(ws, request)
         });
         if (outcome.kind === 'not-approved') {
-            void vscode.window.showInformationMessage(`Sandy (${workspaceLabel(workspace)}): ${NOT_APPROVED_TEXT}`);
+            void showInfo(`Sandy (${workspaceLabel(workspace)}): ${NOT_APPROVED_TEXT}`);
         } else if (outcome.kind === 'refused') {
-            void vscode.window.showErrorMessage(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
+            void showError(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
         } else if (outcome.kind === 'launched') {
             for (const w of outcome.warnings) {
-                void vscode.window.showWarningMessage(`Sandy (${workspaceLabel(workspace)}): ${w}`);
+                void showWarning(`Sandy (${workspaceLabel(workspace)}): ${w}`);
             }
         }
     }

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { classifyLink, isInsideFolder, LINK_REFUSED_TEXT } from '@sandy-ui/core/lib/common/links';
+import { showWarning } from './messages';
 
 /**
  * Links of a sandy terminal the user clicked, by core's policy (links.ts): http(s) through
@@ -17,11 +18,11 @@ export async function openTerminalLink(uri: string, workspace: string): Promise<
         if (real) {
             await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(real));
         } else {
-            void vscode.window.showWarningMessage(LINK_REFUSED_TEXT['outside-workspace']);
+            void showWarning(LINK_REFUSED_TEXT['outside-workspace']);
         }
     } else {
         // Fixed text from core: nothing the agent wrote is shown.
-        void vscode.window.showWarningMessage(action.message);
+        void showWarning(action.message);
     }
 }
 

@@ -8,6 +8,7 @@ import { validate } from './webview/messages';
 import { checkSettingsToHost, SettingsToHost, SettingsToWebview } from './webview/settings-protocol';
 import { webviewHtml, webviewOptions } from './webview-html';
 import { SandyLog } from './logger';
+import { showError } from './messages';
 
 export const SETTINGS_VIEW_TYPE = 'sandy.settings';
 
@@ -122,7 +123,7 @@ class SettingsPanel {
             case 'addToGitignore':
                 if (this.workspace) {
                     await this.owner.core.addSecretsToGitignore(this.workspace).catch(e =>
-                        void vscode.window.showErrorMessage(`Sandy: could not update .gitignore: ${e instanceof Error ? e.message : String(e)}`));
+                        void showError(`Sandy: could not update .gitignore: ${e instanceof Error ? e.message : String(e)}`));
                     await this.reload();
                 }
                 this.post({ type: 'done', requestId: message.requestId });
@@ -148,7 +149,7 @@ export class SettingsPanels implements vscode.Disposable {
             try {
                 canonical = await this.core.canonicalWorkspace(workspace);
             } catch (e) {
-                void vscode.window.showErrorMessage(`Sandy: ${e instanceof Error ? e.message : String(e)}`);
+                void showError(`Sandy: ${e instanceof Error ? e.message : String(e)}`);
                 return;
             }
         }

@@ -13,6 +13,7 @@ import { webviewHtml, webviewOptions } from './webview-html';
 import { openTerminalLink } from './links';
 import { readSettings, SandyState } from './sandy-state';
 import { SandyLog } from './logger';
+import { showInfo, showWarning, showError } from './messages';
 
 export const TERMINAL_VIEW_TYPE = 'sandy.terminal';
 
@@ -205,12 +206,12 @@ export class SandyTerminalPanel implements vscode.Disposable {
             if (outcome.kind === 'refused') {
                 this.post({ type: 'exitBanner', text: `Not launched: ${outcome.problem.message}` });
                 this.post({ type: 'banner', text: `${outcome.problem.message} ${outcome.problem.hint}`, relaunch: true });
-                void vscode.window.showErrorMessage(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
+                void showError(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
                 return;
             }
             if (outcome.kind === 'launched') {
                 for (const w of outcome.warnings) {
-                    void vscode.window.showWarningMessage(`Sandy (${workspaceLabel(this.workspace)}): ${w}`);
+                    void showWarning(`Sandy (${workspaceLabel(this.workspace)}): ${w}`);
                 }
             }
             this.setSession(outcome.session);
@@ -275,7 +276,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
 
     protected toast(n: { title?: string; body: string }, more: number): void {
         // VS Code renders `[label](command:…)` as a link: core breaks every such token, the text shows as sent.
-        void vscode.window.showInformationMessage(notificationText(this.workspace, n, 'linked-text', more), 'Show').then(action => {
+        void showInfo(notificationText(this.workspace, n, 'linked-text', more), 'Show').then(action => {
             if (action === 'Show' && !this.disposed) {
                 this.reveal();
             }
@@ -341,7 +342,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
             this.deps.core.forgetSession(session.id);
             return;
         }
-        const action = await vscode.window.showInformationMessage(detachedText(session.workspace), 'Reattach', 'Stop');
+        const action = await showInfo(detachedText(session.workspace), 'Reattach', 'Stop');
         if (action === 'Reattach') {
             const live = this.deps.core.sessions().find(s => s.id === session.id && s.status !== 'exited');
             if (live) {

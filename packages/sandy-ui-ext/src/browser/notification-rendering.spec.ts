@@ -68,3 +68,28 @@ describe('notification text in Theia\'s notification renderer (@theia/messages)'
         expect(shownText(html)).to.not.contain(WORD_JOINER);
     });
 });
+
+describe('SandyMessages: every Sandy toast is text in Theia\'s renderer', () => {
+    const renderer = new NotificationContentRenderer();
+
+    it('a project folder named as a command link is shown as its name, not a link', async () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { SandyMessages } = require('./sandy-messages') as typeof import('./sandy-messages');
+        const shown: string[] = [];
+        const messages = new SandyMessages();
+        const record = (m: string) => {
+            shown.push(m);
+            return Promise.resolve(undefined);
+        };
+        (messages as unknown as { messages: unknown }).messages = { info: record, warn: record, error: record };
+        const name = '[Open](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22id%5Cn%22%7D)';
+        await messages.info(`Sandy: ${name} has no running session.`);
+        await messages.error(`Sandy: sandbox of /home/u/${name} removed.`);
+        for (const m of shown) {
+            const html = renderer.renderMessage(m);
+            expect(html, html).to.not.match(/<[a-z]/i);
+            expect(shownText(html)).to.include(name);
+        }
+        expect(shown).to.have.length(2);
+    });
+});

@@ -1,5 +1,5 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import { CommandService, MessageService } from '@theia/core';
+import { CommandService } from '@theia/core';
 import { ApplicationShell, BaseWidget, codicon, Message, open, OpenerService, WidgetManager } from '@theia/core/lib/browser';
 import { Deferred } from '@theia/core/lib/common/promise-util';
 import URI from '@theia/core/lib/common/uri';
@@ -8,6 +8,7 @@ import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core';
 import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
 import { clearForLaunch, LaunchClearance } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyService } from '@sandy-ui/backend/lib/common';
+import { SandyMessages } from './sandy-messages';
 
 export const SANDY_APPROVAL_WIDGET_FACTORY_ID = 'sandy-approval';
 
@@ -79,7 +80,7 @@ export class SandyApprovalService {
     @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
     @inject(SandyService) protected readonly service: SandyService;
-    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyMessages) protected readonly messages: SandyMessages;
     @inject(CommandService) protected readonly commands: CommandService;
 
     /**

@@ -25,6 +25,7 @@ import { CommandContribution } from '@theia/core';
 import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
 import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
+import { SandyMessages } from './sandy-messages';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bindSandyPreferences(bind);
@@ -34,6 +35,7 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
         ServiceConnectionProvider.createProxy<SandyService>(ctx.container, SANDY_SERVICE_PATH, ctx.container.get(SandyServiceClientImpl))
     ).inSingletonScope();
 
+    bind(SandyMessages).toSelf().inSingletonScope();
     bind(SandyStateService).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(SandyStateService);
     bind(SandyTerminalManager).toSelf().inSingletonScope();

@@ -2,9 +2,10 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { ConfirmDialog, OpenerService, open } from '@theia/core/lib/browser';
 import { WindowService } from '@theia/core/lib/browser/window/window-service';
 import URI from '@theia/core/lib/common/uri';
-import { ILogger, MessageService } from '@theia/core';
+import { ILogger } from '@theia/core';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { classifyLink, externalLinkPrompt, LINK_REFUSED_TEXT } from '@sandy-ui/core/lib/common/links';
+import { SandyMessages } from './sandy-messages';
 
 /**
  * Opens the links of a sandy terminal the user clicked, by core's policy (links.ts): http(s) in a
@@ -16,7 +17,7 @@ import { classifyLink, externalLinkPrompt, LINK_REFUSED_TEXT } from '@sandy-ui/c
 export class SandyLinkOpener {
     @inject(WindowService) protected readonly windowService: WindowService;
     @inject(OpenerService) protected readonly openerService: OpenerService;
-    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyMessages) protected readonly messages: SandyMessages;
     @inject(FileService) protected readonly fileService: FileService;
     @inject(ILogger) protected readonly logger: ILogger;
 

@@ -9,6 +9,7 @@ import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalLaunchClearance, SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';
 import { SandyServiceClientImpl } from './sandy-state-service';
+import { SandyMessages } from './sandy-messages';
 
 /**
  * Finds, opens and reveals sandy terminal tabs, and turns their OSC notifications into Theia
@@ -19,6 +20,7 @@ export class SandyTerminalManager {
     @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
     @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyMessages) protected readonly sandyMessages: SandyMessages;
     @inject(SandyService) protected readonly service: SandyService;
     @inject(SandyPreferences) protected readonly preferences: SandyPreferences;
     @inject(SandyServiceClientImpl) protected readonly client: SandyServiceClientImpl;
@@ -128,7 +130,7 @@ export class SandyTerminalManager {
             await this.service.forgetSession(session.id);
             return;
         }
-        const action = await this.messages.info(detachedText(session.workspace), 'Reattach', 'Stop');
+        const action = await this.sandyMessages.info(detachedText(session.workspace), 'Reattach', 'Stop');
         if (action === 'Reattach') {
             const live = (await this.service.getSessions()).find(s => s.id === session.id && s.status !== 'exited');
             if (live) {

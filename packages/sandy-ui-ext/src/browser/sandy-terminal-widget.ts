@@ -1,7 +1,7 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { BaseWidget, Message, StatefulWidget, codicon, Widget } from '@theia/core/lib/browser';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
-import { Channel, DisposableCollection, Disposable, Emitter, ILogger, MessageService } from '@theia/core';
+import { Channel, DisposableCollection, Disposable, Emitter, ILogger } from '@theia/core';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
 import { SandyTerminalView } from '@sandy-ui/core/lib/browser/terminal-view';
@@ -15,6 +15,7 @@ import { describeExit, terminalCaption, terminalTitle, workspaceLabel } from '@s
 import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
 import { SandyApprovalService } from './sandy-approval';
 import { isOfferedLink } from '@sandy-ui/core/lib/common/links';
+import { SandyMessages } from './sandy-messages';
 
 export const SANDY_TERMINAL_WIDGET_FACTORY_ID = 'sandy-terminal';
 
@@ -44,7 +45,7 @@ interface StoredState {
 export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyService) protected readonly service: SandyService;
     @inject(RemoteConnectionProvider) protected readonly connectionProvider: ServiceConnectionProvider;
-    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyMessages) protected readonly messages: SandyMessages;
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
     @inject(SandyLinkOpener) protected readonly linkOpener: SandyLinkOpener;
     @inject(SandyTerminalTheme) protected readonly themeService: SandyTerminalTheme;

@@ -4,7 +4,7 @@ import {
 } from '@theia/core/lib/browser';
 import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
-import { CommandRegistry, MenuModelRegistry, MessageService, ILogger } from '@theia/core';
+import { CommandRegistry, MenuModelRegistry, ILogger } from '@theia/core';
 import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
@@ -19,6 +19,7 @@ import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyTerminalWidget } from './sandy-terminal-widget';
 import { SandyApprovalService } from './sandy-approval';
 import { SandySettingsWidget, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
+import { SandyMessages } from './sandy-messages';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -28,7 +29,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     @inject(SandyService) protected readonly service: SandyService;
     @inject(SandyStateService) protected readonly state: SandyStateService;
     @inject(SandyTerminalManager) protected readonly terminals: SandyTerminalManager;
-    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(SandyMessages) protected readonly messages: SandyMessages;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(FileDialogService) protected readonly fileDialogs: FileDialogService;
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;

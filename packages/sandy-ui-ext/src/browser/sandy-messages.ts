@@ -1,0 +1,29 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { MessageService } from '@theia/core';
+import { plainNotificationText } from '@sandy-ui/core/lib/common/notification-text';
+
+/** Longer than an agent's notification: these carry sandy's error text and its hint. */
+const MAX_MESSAGE = 2000;
+
+/**
+ * Every Sandy toast in the Theia IDE goes through here. Theia renders a message as inline markdown
+ * (a `[label](command:…)` becomes a command link), and project names, paths, warnings and sandy's own
+ * output come from the workspace; core's neutraliser shows them exactly as they are, as text. (An
+ * agent's OSC notifications are neutralised upstream, with their coalescing, and use MessageService.)
+ */
+@injectable()
+export class SandyMessages {
+    @inject(MessageService) protected readonly messages: MessageService;
+
+    info<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
+        return this.messages.info(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+    }
+
+    warn<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
+        return this.messages.warn(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+    }
+
+    error<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
+        return this.messages.error(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+    }
+}
