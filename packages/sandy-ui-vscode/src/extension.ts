@@ -16,6 +16,7 @@ import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
 import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
 import { showError } from './messages';
+import { withGitSafety } from '@sandy-ui/core/lib/node/git-safety';
 
 /** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
 export interface SandyPluginApi {
@@ -29,6 +30,9 @@ let core: SandyServiceCore | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<SandyPluginApi> {
     const log = new SandyLog();
     context.subscriptions.push(log);
+    // The editor's git extension shares this process's environment: its automatic `git status` in a
+    // repository the agent planted must not run that repository's fsmonitor program (core git-safety).
+    Object.assign(process.env, withGitSafety(process.env));
     const host = await detectHost();
     log.info(`sandy: activating in ${vscode.env.appName} ${vscode.version} (${host.kind}${host.reason ? `: ${host.reason}` : ''})`);
     await vscode.commands.executeCommand('setContext', CONTEXT_GUEST, host.kind === 'sandy-ide');

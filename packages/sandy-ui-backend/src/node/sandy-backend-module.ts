@@ -8,6 +8,7 @@ import { SandyBackend } from './sandy-backend';
 import { SandyConnection } from './sandy-connection';
 import { SandyTerminalContribution } from './sandy-terminal-contribution';
 import { SandyHostGuardContribution } from './sandy-host-guard-contribution';
+import { SandyGitSafetyContribution } from './sandy-git-safety-contribution';
 
 export default new ContainerModule(bind => {
     bind(SandyBackend).toSelf().inSingletonScope();
@@ -24,6 +25,9 @@ export default new ContainerModule(bind => {
 
     bind(SandyTerminalContribution).toSelf().inSingletonScope();
     bind(MessagingService.Contribution).toService(SandyTerminalContribution);
+
+    bind(SandyGitSafetyContribution).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(SandyGitSafetyContribution);
 
     bind(SandyHostGuardContribution).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(SandyHostGuardContribution);

@@ -9,3 +9,4 @@ export * from './workspace-guard';
 export { main as runCli, formatState, formatSchema, formatValidation, formatSweep, USAGE } from './cli';
 export type { DoctorCheck, CliIo } from './cli';
 export * from './sandy-service';
+export * from './git-safety';

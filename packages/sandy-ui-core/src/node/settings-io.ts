@@ -1,6 +1,7 @@
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { withGitSafety } from './git-safety';
 import type { SandySchema } from '../common/contract';
 import { findEntries, getEffectiveValues, parseConfigFile } from '../common/config-file';
 import type {
@@ -138,7 +139,7 @@ export function sweepInterruptedSaves(where: { sandyHome: string; dataDir: strin
 
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
     return new Promise(resolve => {
-        execFile('git', args, { cwd, timeout: 5000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
+        execFile('git', args, { cwd, timeout: 5000, env: { ...withGitSafety(process.env), GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
             const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
             resolve({ code, stdout: String(stdout) });
         });
