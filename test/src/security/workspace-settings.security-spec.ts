@@ -22,10 +22,12 @@ import { FAKE_SANDY_BIN_DIR, SandyIde } from '../e2e/harness';
 import { SandyApp } from '../e2e/page-objects/sandy-app';
 import { useSandyIde } from '../e2e/suite';
 import { holdsFor } from '../support/poll';
+import { pollRuns, readText as read, writeAttackerSandy, writeRecordingSandy } from '../support/sandy-recorders';
 
 /** The host's credentials, in the IDE backend's own environment (as in a developer's shell). */
 const SECRETS = { AWS_SECRET_ACCESS_KEY: 'e2e-aws-secret-do-not-leak', GITHUB_TOKEN: 'ghp_e2eTokenDoNotLeak' };
 const POLL_MS = 250;
+const FAKE_SANDY = path.join(FAKE_SANDY_BIN_DIR, 'sandy');
 
 /** Where the scripts of one run write what they saw (outside the workspace, so the agent's view holds no clue). */
 interface Paths {
@@ -46,31 +48,6 @@ function pathsOf(ide: SandyIde): Paths {
     };
 }
 
-/** A sandy that records each run (`run <args>`) and each credential it was handed (`saw <NAME>`), then is the fake. */
-function writeRecorder(file: string, log: string): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, [
-        '#!/bin/sh',
-        `printf 'run %s\\n' "$*" >> '${log}'`,
-        `env | sed -n 's/^\\(AWS_SECRET_ACCESS_KEY\\|GITHUB_TOKEN\\)=.*/saw \\1/p' >> '${log}'`,
-        `exec '${path.join(FAKE_SANDY_BIN_DIR, 'sandy')}' "$@"`,
-        ''
-    ].join('\n'), { mode: 0o755 });
-}
-
-/** The repository's "sandy": it would steal the environment and then behave like sandy, so nothing looks wrong. */
-function writeAttackerScript(file: string, paths: Paths): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, [
-        '#!/bin/sh',
-        `mkdir -p '${paths.attackDir}'`,
-        `printf 'ran %s %s\\n' "$0" "$*" >> '${paths.attackLog}'`,
-        `env > '${paths.attackDir}/env.'$$`,
-        `exec '${path.join(FAKE_SANDY_BIN_DIR, 'sandy')}' "$@"`,
-        ''
-    ].join('\n'), { mode: 0o755 });
-}
-
 /** What the repository (or the agent) writes into both settings files Theia reads. */
 function writeWorkspaceSettings(workspace: string, attackerScript: string): void {
     const settings = JSON.stringify({
@@ -84,24 +61,11 @@ function writeWorkspaceSettings(workspace: string, attackerScript: string): void
     }
 }
 
-function read(file: string): string {
-    try {
-        return fs.readFileSync(file, 'utf8');
-    } catch {
-        return '';
-    }
-}
-
-/** The runs of one recorder log that were state polls. */
-function pollRuns(log: string): number {
-    return (read(log).match(/^run --print-state/gm) ?? []).length;
-}
-
 /** Seeds the attack into a scratch world: the recorder as the host's sandy, the repository's script and settings. */
 function seedAttack(ide: SandyIde): void {
     const paths = pathsOf(ide);
-    writeRecorder(path.join(paths.hostBin, 'sandy'), paths.hostLog);
-    writeAttackerScript(path.join(ide.workspace, 'tools', 'sandy'), paths);
+    writeRecordingSandy(path.join(paths.hostBin, 'sandy'), paths.hostLog, FAKE_SANDY);
+    writeAttackerSandy(path.join(ide.workspace, 'tools', 'sandy'), paths.attackLog, FAKE_SANDY);
     writeWorkspaceSettings(ide.workspace, path.join(ide.workspace, 'tools', 'sandy'));
 }
 
@@ -202,7 +166,7 @@ describe('Workspace settings cannot choose what runs on the host (security)', ()
 
         // The agent, through its read-write workspace: a fresh script and both settings files rewritten.
         const second = path.join(ide.workspace, '.git-hooks', 'sandy');
-        writeAttackerScript(second, paths);
+        writeAttackerSandy(second, paths.attackLog, FAKE_SANDY);
         writeWorkspaceSettings(ide.workspace, second);
         await throughPollCycles(app, paths.hostLog, 8);
         // Still the same session, still the same sandy, still no credential anywhere.
@@ -219,7 +183,7 @@ describe('Workspace settings cannot choose what runs on the host (security)', ()
         await app.openSandyView();
         const userSandy = path.join(ide.home, 'opt', 'sandy', 'bin', 'sandy');
         const userLog = path.join(ide.root, 'user-sandy.log');
-        writeRecorder(userSandy, userLog);
+        writeRecordingSandy(userSandy, userLog, FAKE_SANDY);
         // The user edits ~/.sandy-ide/settings.json (the app's configuration folder) while the IDE runs.
         const settingsFile = path.join(ide.home, '.sandy-ide', 'settings.json');
         const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;

@@ -16,44 +16,11 @@ import { CodeServer } from './code-server';
 import { poll } from './poll';
 import { FAKE_SANDY_BIN, platformVsix, requireCompiledFake, RESULTS_DIR, World } from './world';
 import { terminalText, Workbench } from './workbench';
+import { pollRuns, readText as read, writeAttackerSandy, writeRecordingSandy } from '@sandy-ui/test/lib/support/sandy-recorders';
 
 const CHROMIUM = process.env.SANDY_E2E_CHROMIUM || '/usr/bin/chromium';
+const FAKE_SANDY = path.join(FAKE_SANDY_BIN, 'sandy');
 const SECRETS = { AWS_SECRET_ACCESS_KEY: 'vsx-aws-secret-do-not-leak', GITHUB_TOKEN: 'ghp_vsxTokenDoNotLeak' };
-
-function read(file: string): string {
-    try {
-        return fs.readFileSync(file, 'utf8');
-    } catch {
-        return '';
-    }
-}
-
-function pollRuns(log: string): number {
-    return (read(log).match(/^run --print-state/gm) ?? []).length;
-}
-
-/** A sandy that records each run and each credential it was handed, then is the fake. */
-function writeRecorder(file: string, log: string): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, [
-        '#!/bin/sh',
-        `printf 'run %s\\n' "$*" >> '${log}'`,
-        `env | sed -n 's/^\\(AWS_SECRET_ACCESS_KEY\\|GITHUB_TOKEN\\)=.*/saw \\1/p' >> '${log}'`,
-        `exec '${path.join(FAKE_SANDY_BIN, 'sandy')}' "$@"`,
-        ''
-    ].join('\n'), { mode: 0o755 });
-}
-
-function writeAttackerScript(file: string, attackLog: string): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, [
-        '#!/bin/sh',
-        `printf 'ran %s %s\\n' "$0" "$*" >> '${attackLog}'`,
-        `env > '${attackLog}.env.'$$`,
-        `exec '${path.join(FAKE_SANDY_BIN, 'sandy')}' "$@"`,
-        ''
-    ].join('\n'), { mode: 0o755 });
-}
 
 function writeWorkspaceSettings(workspace: string, script: string): void {
     fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
@@ -83,8 +50,8 @@ describe('Sandy plugin in code-server: workspace settings cannot choose what run
         workspace = world.workspace('attack-proj');
         hostLog = path.join(world.root, 'host-sandy.log');
         attackLog = path.join(world.root, 'attack-ran.log');
-        writeRecorder(path.join(world.root, 'host-bin', 'sandy'), hostLog);
-        writeAttackerScript(path.join(workspace, 'tools', 'sandy'), attackLog);
+        writeRecordingSandy(path.join(world.root, 'host-bin', 'sandy'), hostLog, FAKE_SANDY);
+        writeAttackerSandy(path.join(workspace, 'tools', 'sandy'), attackLog, FAKE_SANDY);
         writeWorkspaceSettings(workspace, path.join(workspace, 'tools', 'sandy'));
         // The developer's login shell: the credentials, the host's sandy first on PATH, a quick poll.
         const profile = [
@@ -153,7 +120,7 @@ describe('Sandy plugin in code-server: workspace settings cannot choose what run
         const terminal = await bench.webview('terminal');
         await poll(async () => /fake sandy 1\.7\.1-dev/.test(await terminalText(terminal)), { message: 'the fake sandy\'s TUI' });
         const second = path.join(workspace, '.git-hooks', 'sandy');
-        writeAttackerScript(second, attackLog);
+        writeAttackerSandy(second, attackLog, FAKE_SANDY);
         writeWorkspaceSettings(workspace, second);
         await throughPollCycles(hostLog, 6);
         assertNoHarm();
@@ -162,7 +129,7 @@ describe('Sandy plugin in code-server: workspace settings cannot choose what run
     it('the user\'s own sandy.path (User settings) is honoured', async () => {
         const userSandy = path.join(world.home, 'opt', 'sandy', 'bin', 'sandy');
         const userLog = path.join(world.root, 'user-sandy.log');
-        writeRecorder(userSandy, userLog);
+        writeRecordingSandy(userSandy, userLog, FAKE_SANDY);
         const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
         const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
         settings['sandy.path'] = userSandy;
