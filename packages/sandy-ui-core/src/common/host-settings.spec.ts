@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-    HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
+    dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
     isHostControlledSetting, readHostSandyConfiguration, SettingInspection
 } from './host-settings';
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
@@ -87,5 +87,30 @@ describe('host-controlled settings (the scope rule)', () => {
         for (const line of lines) {
             expect(line).not.to.contain('\n');
         }
+    });
+});
+
+describe('settings a workspace may not set (the Theia providers drop them)', () => {
+    it('drops host programs and trust, keeps the rest, also inside [language] overrides', () => {
+        const { kept, dropped } = dropForbiddenWorkspaceSettings({
+            'ai-features.mcp.mcpServers': { x: { command: '/bin/sh' } },
+            'terminal.integrated.shell.linux': '/bin/sh',
+            'terminal.integrated.profiles.linux': {},
+            'terminal.integrated.defaultProfile.linux': 'x',
+            'terminal.integrated.env.linux': { BASH_ENV: '/x' },
+            'terminal.external.linuxExec': 'x',
+            'git.path': '/ws/git',
+            'security.workspace.trust.trustedFolders': ['file:///'],
+            'sandy.path': '/ws/evil',
+            'sandy.passEnvironment': ['AWS_SECRET_ACCESS_KEY'],
+            'sandy.notifications': false,
+            'editor.fontSize': 17,
+            'terminal.integrated.fontSize': 12,
+            'git.enabled': true,
+            '[markdown]': { 'editor.wordWrap': 'on', 'terminal.integrated.shell.linux': '/bin/sh' }
+        });
+        expect(Object.keys(kept).sort()).to.deep.equal(['[markdown]', 'editor.fontSize', 'git.enabled', 'sandy.notifications', 'terminal.integrated.fontSize']);
+        expect(kept['[markdown]']).to.deep.equal({ 'editor.wordWrap': 'on' });
+        expect(dropped).to.include.members(['ai-features.mcp.mcpServers', 'git.path', 'sandy.path', '[markdown].terminal.integrated.shell.linux']);
     });
 });

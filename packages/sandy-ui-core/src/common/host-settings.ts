@@ -122,3 +122,42 @@ export class IgnoredHostSettingNotices {
         return true;
     }
 }
+
+/**
+ * Settings of the IDE around sandy that choose a program the host runs, or what it trusts, and that a
+ * workspace therefore may not set (the agent writes `.theia/settings.json` in its read-write
+ * workspace; sandy keeps only `.vscode/` read-only): MCP servers Theia starts by itself, the shell and
+ * profiles of the next terminal, the git executable, workspace trust itself — plus every setting of
+ * ours that is host-controlled. Checked by the Theia host's workspace and folder preference providers,
+ * which drop such values before Theia (or its plugin host) ever sees them.
+ */
+export const WORKSPACE_FORBIDDEN_SETTINGS: readonly RegExp[] = [
+    /^ai-features\.mcp\./,
+    /^terminal\.integrated\.(shell|shellArgs|profiles|defaultProfile|automationProfile|automationShell|env)(\.|$)/,
+    /^terminal\.external\./,
+    /^git\.path$/,
+    /^security\.workspace\.trust\./
+];
+
+/** Whether a workspace or folder settings file may set `key` (a language override `[lang]` is checked per key). */
+export function workspaceMaySet(key: string): boolean {
+    return !isHostControlledSetting(key) && !WORKSPACE_FORBIDDEN_SETTINGS.some(re => re.test(key));
+}
+
+/** A workspace settings object without what {@link workspaceMaySet} forbids (also inside `[language]` overrides). */
+export function dropForbiddenWorkspaceSettings<T>(prefs: Readonly<Record<string, T>>): { kept: Record<string, T>; dropped: string[] } {
+    const kept: Record<string, T> = {};
+    const dropped: string[] = [];
+    for (const [key, value] of Object.entries(prefs)) {
+        if (/^\[.*\]$/.test(key) && value && typeof value === 'object' && !Array.isArray(value)) {
+            const inner = dropForbiddenWorkspaceSettings(value as Record<string, unknown>);
+            dropped.push(...inner.dropped.map(k => `${key}.${k}`));
+            kept[key] = inner.kept as unknown as T;
+        } else if (workspaceMaySet(key)) {
+            kept[key] = value;
+        } else {
+            dropped.push(key);
+        }
+    }
+    return { kept, dropped };
+}

@@ -26,8 +26,10 @@ import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTOR
 import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
 import { SandyMessages } from './sandy-messages';
+import { rebindWorkspacePreferenceProviders } from './sandy-workspace-preferences';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
+    rebindWorkspacePreferenceProviders(rebind);
     bindSandyPreferences(bind);
 
     bind(SandyServiceClientImpl).toSelf().inSingletonScope();
