@@ -252,12 +252,9 @@ export class GatePromptWatcher {
         if (lines[lines.length - 1] !== '') {
             return undefined;
         }
-        for (let i = lines.length - 2; i >= 0; i--) {
-            if (lines[i].startsWith(head)) {
-                return lines.slice(i, -1);
-            }
-        }
-        return undefined;
+        const starts = lines.map((l, i) => l.startsWith(head) ? i : -1).filter(i => i >= 0);
+        // sandy prints a gate's header once per prompt: a second one since the last answer is forged.
+        return starts.length === 1 ? lines.slice(starts[0], -1) : undefined;
     }
 
     protected privilegedBlockMatches(text: string, keys: readonly string[], workspace: string): boolean {

@@ -198,15 +198,26 @@ export async function symlinkGate(workspace: string, home: string, sandboxDir: s
     const walk = async (dir: string, depth: number): Promise<void> => {
         let list;
         try {
-            list = await fs.readdir(dir, { withFileTypes: true });
-        } catch {
-            return;
+            // Names as bytes: sandy's find sees every name, so a name that is not UTF-8 must not vanish here.
+            list = await fs.readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+        } catch (e) {
+            if (dir === workspace) {
+                throw refuse(`The workspace ${workspace} cannot be listed (${(e as NodeJS.ErrnoException).code ?? 'error'}).`,
+                    'Check its permissions, then launch again.');
+            }
+            throw refuse(`A folder in the workspace cannot be listed: ${JSON.stringify(dir.slice(workspace.length + 1))}.`,
+                'sandy would still look inside it for symlinks; fix its permissions (or remove it), then launch again.');
         }
         for (const entry of list) {
             if (++visited > MAX_WALK_ENTRIES) {
                 throw new Error('walk too large');
             }
-            const full = `${dir}/${entry.name}`;
+            const name = entry.name.toString('utf8');
+            if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+                throw refuse(`A name in the workspace is not valid UTF-8 (in ${JSON.stringify(dir.slice(workspace.length + 1) || '.')}: ${JSON.stringify(name)}).`,
+                    'Rename it: the IDE could not show sandy\'s symlink check for it faithfully.');
+            }
+            const full = `${dir}/${name}`;
             if (entry.isSymbolicLink()) {
                 if (excludedByFind(full)) {
                     continue;
@@ -216,8 +227,9 @@ export async function symlinkGate(workspace: string, home: string, sandboxDir: s
                     continue;
                 }
                 const rel = full.slice(workspace.length + 1);
-                if (CONTROL_CHARS.test(rel) || CONTROL_CHARS.test(target)) {
-                    throw refuse(`A symlink in the workspace has control characters in its name or target (${JSON.stringify(rel)}).`,
+                // sandy prints each entry with `echo -e`: a backslash would become a newline, an escape or `\c`.
+                if (CONTROL_CHARS.test(rel) || CONTROL_CHARS.test(target) || rel.includes('\\') || target.includes('\\')) {
+                    throw refuse(`A symlink in the workspace has control characters or backslashes in its name or target (${JSON.stringify(rel)}).`,
                         'Rename or delete it, then launch again: sandy would print it as part of its own prompt.');
                 }
                 entries.push(`${rel} -> ${target}`);

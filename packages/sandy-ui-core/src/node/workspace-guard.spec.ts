@@ -29,13 +29,15 @@ describe('checkWorkspace (unit)', () => {
         home = mkdir(root, 'home', 'u');
         mkdir(home, 'proj');
         mkdir(home, 'code', 'myproject', '.config');
-        for (const d of ['.sandy', '.ssh', '.gnupg', '.aws', '.config', '.docker', '.kube', '.local', '.sandy-ide', 'Library']) {
+        for (const d of ['.sandy', '.ssh', '.gnupg', '.aws', '.config', '.docker', '.kube', '.local', '.sandy-ide', 'Library', 'bin', '.cargo', '.vscode', '.vscode-server']) {
             mkdir(home, d);
         }
         fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
         fs.writeFileSync(path.join(home, '.sandy', '.secrets'), 'ANTHROPIC_API_KEY=sk-secret');
         fs.writeFileSync(path.join(home, '.aws', 'credentials'), '[default]\naws_secret_access_key=x');
         mkdir(home, '.ssh', 'sub');
+        mkdir(home, '.ssh', '..x');
+        mkdir(home, '.vscode', 'extensions');
         mkdir(home, '.config', 'nvim');
         mkdir(home, '.config', 'gh');
         mkdir(home, '.sandy', 'sandboxes', 'proj-12345678');
@@ -102,6 +104,10 @@ describe('checkWorkspace (unit)', () => {
             { title: '~/.local (holds ~/.local/bin/sandy)', ws: () => path.join(home, '.local'), names: /is ~\/\.local/ },
             { title: '~/.sandy-ide (the IDE\'s sandy.path)', ws: () => path.join(home, '.sandy-ide'), names: /is ~\/\.sandy-ide/ },
             { title: '~/Library (macOS keychains)', ws: () => path.join(home, 'Library'), names: /is ~\/Library/ },
+            { title: '~/bin (on PATH; searched for sandy)', ws: () => path.join(home, 'bin'), names: /is ~\/bin/ },
+            { title: '~/.vscode/extensions', ws: () => path.join(home, '.vscode', 'extensions'), names: /is inside ~\/\.vscode/ },
+            { title: '~/.cargo', ws: () => path.join(home, '.cargo'), names: /is ~\/\.cargo/ },
+            { title: 'a folder named ..x inside ~/.ssh', ws: () => path.join(home, '.ssh', '..x'), names: /is inside ~\/\.ssh/ },
             { title: 'a folder inside ~/.ssh', ws: () => path.join(home, '.ssh', 'sub'), names: /is inside ~\/\.ssh/ },
             { title: '~/.config/nvim (its init.lua runs on the host)', ws: () => path.join(home, '.config', 'nvim'), names: /is inside ~\/\.config/ },
             { title: '~/.config/gh (a GitHub token)', ws: () => path.join(home, '.config', 'gh'), names: /is inside ~\/\.config/ },

@@ -42,7 +42,14 @@ const HOME_FOLDERS: ReadonlyArray<{ name: string; holds: string }> = [
     // launch); ~/.local/share holds keyrings, .desktop launchers and code-server's user settings.
     { name: '.local', holds: 'sandy itself (~/.local/bin), your keyrings and applications\' data' },
     // macOS: keychains, and VS Code's user settings (where a user-scope `sandy.path` lives).
-    { name: 'Library', holds: 'your keychains and applications\' data' }
+    { name: 'Library', holds: 'your keychains and applications\' data' },
+    // On PATH for login shells (Debian's .profile) and searched by the IDE for sandy: a program the
+    // agent wrote there (a `git`, a `sandy`) would run on the host.
+    { name: 'bin', holds: 'programs on your PATH (the IDE looks for sandy there too)' },
+    { name: '.cargo', holds: 'programs on your PATH (~/.cargo/bin) and registry tokens' },
+    // Editor extensions run on the host with the editor's rights.
+    { name: '.vscode', holds: 'your VS Code extensions and settings' },
+    { name: '.vscode-server', holds: 'VS Code Server\'s extensions and settings' }
 ];
 
 export interface WorkspaceGuardOptions {
@@ -136,7 +143,8 @@ export async function checkWorkspace(workspace: string, home: string, options: W
 
 function isInside(child: string, parent: string): boolean {
     const rel = path.relative(parent, child);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    // `..x` is a name inside `parent`, not a way out of it.
+    return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /**
