@@ -39,12 +39,7 @@ describe('Security: workspace settings cannot name a host program for the IDE ar
         const app = await browser.openApp(ide);
         await app.poll(async () => await app.page.locator('#theia-app-shell').isVisible(), 'the IDE shell');
         // The agent writes the file while the window is open (the provider reloads it on change).
-        fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
-        fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), JSON.stringify({
-            'ai-features.mcp.mcpServers': { planted: { command: '/bin/sh', args: ['-c', `touch '${marker}-mcp'`], autostart: true } },
-            'terminal.integrated.shell.linux': '/bin/sh',
-            'terminal.integrated.shellArgs.linux': ['-c', `touch '${marker}-shell'`]
-        }, undefined, 2));
+        plant(ide, marker);
         await holdsFor(() => !fs.existsSync(`${marker}-mcp`), 20_000, 'the planted MCP server not to start');
         expect(fs.existsSync(`${marker}-shell`)).to.equal(false);
     });

@@ -262,15 +262,8 @@ export class GatePromptWatcher {
         if (!block || !block[0].endsWith(') wants to set privileged keys:')) {
             return false;
         }
-        const listed: string[] = [];
-        let i = 1;
-        for (; i < block.length && block[i].startsWith('[sandy]   '); i++) {
-            listed.push(block[i].slice('[sandy]   '.length));
-        }
-        const rest = block.slice(i);
-        return sameList(listed, keys)
-            && rest.every(line => line.startsWith('[sandy]') && !line.includes('[y/N]'))
-            && rest.includes(`[sandy] approve it once for ${workspace}.`);
+        const { listed, rest } = listedItems(block);
+        return sameList(listed, keys) && onlySandyLines(rest) && rest.includes(`[sandy] approve it once for ${workspace}.`);
     }
 
     protected dockerfileBlockMatches(text: string, gate: DockerfileGate): boolean {
@@ -283,9 +276,7 @@ export class GatePromptWatcher {
         const context = block.filter(l => l.startsWith('[sandy]   + build-context file (contents not shown): '))
             .map(l => l.slice('[sandy]   + build-context file (contents not shown): '.length));
         const otherLines = block.filter(l => !l.startsWith('[sandy]   | ') && !l.startsWith('[sandy]   + '));
-        return sameList(shown, expected, true)
-            && sameList(context, gate.contextFiles, true)
-            && otherLines.every(line => line.startsWith('[sandy]') && !line.includes('[y/N]'));
+        return sameList(shown, expected, true) && sameList(context, gate.contextFiles, true) && onlySandyLines(otherLines);
     }
 
     protected symlinkBlockMatches(text: string, entries: readonly string[]): boolean {
@@ -293,15 +284,23 @@ export class GatePromptWatcher {
         if (!block) {
             return false;
         }
-        const listed: string[] = [];
-        let i = 1;
-        for (; i < block.length && block[i].startsWith('[sandy]   '); i++) {
-            listed.push(block[i].slice('[sandy]   '.length));
-        }
-        const rest = block.slice(i);
-        return sameList([...listed].sort(), [...entries].sort())
-            && rest.every(line => line.startsWith('[sandy]') && !line.includes('[y/N]'));
+        const { listed, rest } = listedItems(block);
+        return sameList(listed, entries) && onlySandyLines(rest);
     }
+}
+
+/** The `[sandy]   item` lines right after a block's header, and the lines after them. */
+function listedItems(block: readonly string[]): { listed: string[]; rest: string[] } {
+    let i = 1;
+    while (i < block.length && block[i].startsWith('[sandy]   ')) {
+        i++;
+    }
+    return { listed: block.slice(1, i).map(l => l.slice('[sandy]   '.length)), rest: block.slice(i) };
+}
+
+/** sandy's own explanatory lines: each tagged, and none another prompt. */
+function onlySandyLines(lines: readonly string[]): boolean {
+    return lines.every(line => line.startsWith('[sandy]') && !line.includes('[y/N]'));
 }
 
 function sameList(a: readonly string[], b: readonly string[], ordered = false): boolean {
