@@ -93,8 +93,9 @@ const WHY_IGNORED: Record<HostControlledSetting, string> = {
 };
 
 /** The one line a host logs for an ignored workspace value (`file` as the user would open it). */
-export function ignoredHostSettingMessage(key: HostControlledSetting, file: string): string {
-    return `sandy: ignored "${key}" in ${file}: ${WHY_IGNORED[key]}. Set it in your user settings if you mean it.`;
+export function ignoredHostSettingMessage(key: string, file: string): string {
+    const why = isHostControlledSetting(key) ? WHY_IGNORED[key] : 'a workspace cannot choose a program the host runs, or what it trusts';
+    return `sandy: ignored "${key}" in ${file}: ${why}. Set it in your user settings if you mean it.`;
 }
 
 /**
@@ -112,7 +113,7 @@ export class IgnoredHostSettingNotices {
     constructor(protected readonly say: (line: string) => void) { }
 
     /** True if this call said it (the first time for this setting and file). */
-    note(key: HostControlledSetting, file: string): boolean {
+    note(key: string, file: string): boolean {
         const id = `${key}\0${file}`;
         if (this.said.has(id)) {
             return false;

@@ -29,7 +29,7 @@ import { SandyMessages } from './sandy-messages';
 import { rebindWorkspacePreferenceProviders } from './sandy-workspace-preferences';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
-    rebindWorkspacePreferenceProviders(rebind);
+    rebindWorkspacePreferenceProviders(bind, rebind);
     bindSandyPreferences(bind);
 
     bind(SandyServiceClientImpl).toSelf().inSingletonScope();

@@ -10,6 +10,7 @@ import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/ba
 import { PreferenceService } from '@theia/core/lib/common/preferences';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
+import { DroppedWorkspaceSettings } from './sandy-workspace-preferences';
 
 /** Receives the backend's events for this window (the backend fans out to every window). */
 @injectable()
@@ -40,6 +41,7 @@ export class SandyStateService implements FrontendApplicationContribution {
     @inject(ILogger) protected readonly logger: ILogger;
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
     @inject(OutputChannelManager) protected readonly output: OutputChannelManager;
+    @inject(DroppedWorkspaceSettings) protected readonly droppedSettings: DroppedWorkspaceSettings;
 
     protected current: ProjectsSnapshot | undefined;
     /** What this window last sent the backend (a preference event that changes nothing sends nothing). */
@@ -55,6 +57,11 @@ export class SandyStateService implements FrontendApplicationContribution {
     readonly onDidChangeSession = this.onDidChangeSessionEmitter.event;
 
     onStart(): void {
+        // Values the workspace providers dropped before Theia saw them (MCP servers, shells, sandy.path…).
+        for (const { key, file } of this.droppedSettings.all()) {
+            this.ignoredNotices.note(key, file);
+        }
+        this.droppedSettings.onDidDrop(({ key, file }) => this.ignoredNotices.note(key, file));
         this.client.onSnapshot(s => {
             this.update(s);
             // Theia stores a workspace file's value of a user-scope setting without an event, so an
