@@ -130,3 +130,13 @@ export class CodeServer {
         });
     }
 }
+
+/** A failed test's screenshot and the plugin's log, under the results folder, named `<prefix>-<test>`. */
+export async function saveFailureEvidence(
+    prefix: string, title: string | undefined, page: { screenshot(o: { path: string }): Promise<unknown> }, server: CodeServer
+): Promise<void> {
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const slug = (title || 'failed').replace(/[^a-zA-Z0-9]+/g, '-').slice(0, 80);
+    await page.screenshot({ path: path.join(RESULTS_DIR, `${prefix}-${slug}.png`) }).catch(() => undefined);
+    fs.writeFileSync(path.join(RESULTS_DIR, `${prefix}-${slug}.plugin.log`), server.pluginLog());
+}

@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Browser, chromium, Page } from 'playwright-core';
-import { CodeServer } from './code-server';
+import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
-import { FIXTURES, platformVsix, requireCompiledFake, RESULTS_DIR, World } from './world';
+import { FIXTURES, platformVsix, requireCompiledFake, World } from './world';
 import { terminalText, typeInTerminal, Workbench } from './workbench';
 
 const CHROMIUM = process.env.SANDY_E2E_CHROMIUM || '/usr/bin/chromium';
@@ -71,10 +71,7 @@ describe('Sandy plugin in code-server (VS Code 1.100.3) (integration)', function
 
     afterEach(async function (): Promise<void> {
         if (this.currentTest?.state === 'failed' && page) {
-            fs.mkdirSync(RESULTS_DIR, { recursive: true });
-            const slug = (this.currentTest.title || 'failed').replace(/[^a-zA-Z0-9]+/g, '-').slice(0, 80);
-            await page.screenshot({ path: path.join(RESULTS_DIR, `code-server-${slug}.png`) }).catch(() => undefined);
-            fs.writeFileSync(path.join(RESULTS_DIR, `code-server-${slug}.plugin.log`), server.pluginLog());
+            await saveFailureEvidence('code-server', this.currentTest.title, page, server);
         }
     });
 

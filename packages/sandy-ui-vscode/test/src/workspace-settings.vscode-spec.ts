@@ -12,9 +12,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Browser, chromium, Page } from 'playwright-core';
-import { CodeServer } from './code-server';
+import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
-import { FAKE_SANDY_BIN, platformVsix, requireCompiledFake, RESULTS_DIR, World } from './world';
+import { FAKE_SANDY_BIN, platformVsix, requireCompiledFake, World } from './world';
 import { terminalText, Workbench } from './workbench';
 import { pollRuns, readText as read, writeAttackerSandy, writeRecordingSandy } from '@sandy-ui/test/lib/support/sandy-recorders';
 
@@ -78,10 +78,7 @@ describe('Sandy plugin in code-server: workspace settings cannot choose what run
 
     afterEach(async function (): Promise<void> {
         if (this.currentTest?.state === 'failed' && page) {
-            fs.mkdirSync(RESULTS_DIR, { recursive: true });
-            const slug = (this.currentTest.title || 'failed').replace(/[^a-zA-Z0-9]+/g, '-').slice(0, 80);
-            await page.screenshot({ path: path.join(RESULTS_DIR, `ws-settings-${slug}.png`) }).catch(() => undefined);
-            fs.writeFileSync(path.join(RESULTS_DIR, `ws-settings-${slug}.plugin.log`), server.pluginLog());
+            await saveFailureEvidence('ws-settings', this.currentTest.title, page, server);
         }
     });
 
