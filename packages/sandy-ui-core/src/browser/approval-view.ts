@@ -185,6 +185,17 @@ export class ApprovalView {
             }
             section.appendChild(list);
         }
+        if (dockerfile.unhashedFiles.length) {
+            const warning = el(doc, 'p', 'sandy-approval-changed',
+                'Also built with, but NOT covered by sandy\'s approval (sandy does not hash files named config or .secrets; '
+                + 'a later change to them is never asked about):');
+            section.appendChild(warning);
+            const list = el(doc, 'ul', 'sandy-approval-unhashed-files');
+            for (const f of dockerfile.unhashedFiles) {
+                list.appendChild(el(doc, 'li', undefined, revealControlChars(f)));
+            }
+            section.appendChild(list);
+        }
         return section;
     }
 

@@ -39,6 +39,8 @@ export interface ApprovalDockerfile {
     text: string;
     /** Other files of the build context (hashed by sandy, so a change to any re-asks; contents not shown). */
     contextFiles: string[];
+    /** Files Docker builds with whose later changes sandy's approval does not cover (named config/.secrets in sub-folders). */
+    unhashedFiles: string[];
     /** sandy approved an earlier version of this build context for this workspace. */
     changedSinceApproval: boolean;
     /** Line diff against the Dockerfile approved last time in this IDE, when known. */
@@ -165,6 +167,7 @@ export function buildApprovalRequest(
             path: dockerfileGate.path,
             text: dockerfileGate.text,
             contextFiles: [...dockerfileGate.contextFiles],
+            unhashedFiles: [...dockerfileGate.unhashedFiles ?? []],
             changedSinceApproval: dockerfileGate.approvedHash !== undefined,
             diff: dockerfileGate.previousText !== undefined ? diffLines(dockerfileGate.previousText, dockerfileGate.text) : undefined
         },

@@ -27,6 +27,11 @@ export interface DockerfileGate {
     readonly truncated: boolean;
     /** Other build-context files, relative to `.sandy/` (hashed by sandy, contents not shown), byte-sorted. */
     readonly contextFiles: readonly string[];
+    /**
+     * Build-context files sandy's hash leaves out (named `config` or `.secrets` below `.sandy/`): Docker
+     * still builds with them, but a change to them is never asked about again.
+     */
+    readonly unhashedFiles?: readonly string[];
     /** `_sandy_context_hash` of `.sandy/`: what sandy's approval file must hold on line 1. */
     readonly hash: string;
     readonly approvalFilePath: string;

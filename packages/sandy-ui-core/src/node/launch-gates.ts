@@ -73,16 +73,17 @@ async function hashFile(file: string): Promise<string> {
  * `_sandy_context_hash "$WORK_DIR/.sandy"`: for each regular file except those named `config` or
  * `.secrets`, in byte order, `<sha256>  <relative path>\n`; then the sha256 of all of it.
  */
-export async function sandyContextHash(sandyDir: string): Promise<{ hash: string; files: string[] }> {
-    const files = (await regularFilesUnder(sandyDir)).filter(f => {
-        const base = path.posix.basename(f);
-        return base !== 'config' && base !== '.secrets';
-    });
+export async function sandyContextHash(sandyDir: string): Promise<{ hash: string; files: string[]; unhashed: string[] }> {
+    const all = await regularFilesUnder(sandyDir);
+    const skipped = (f: string) => ['config', '.secrets'].includes(path.posix.basename(f));
+    const files = all.filter(f => !skipped(f));
+    // sandy skips these names at ANY depth, though Docker still sends them in the build context.
+    const unhashed = all.filter(f => skipped(f) && path.posix.dirname(f) !== sandyDir).map(f => f.slice(sandyDir.length + 1));
     let acc = '';
     for (const f of files) {
         acc += `${await hashFile(f)}  ${f.slice(sandyDir.length + 1)}\n`;
     }
-    return { hash: sha256(acc), files: files.map(f => f.slice(sandyDir.length + 1)) };
+    return { hash: sha256(acc), files: files.map(f => f.slice(sandyDir.length + 1)), unhashed };
 }
 
 /** `$SANDY_HOME/approvals/dockerfile-<sha256(WORK_DIR)[0:16]>.list`. */
@@ -146,7 +147,7 @@ export async function dockerfileGate(workspace: string, sandyHome: string, previ
     } finally {
         await handle.close();
     }
-    const { hash, files } = await sandyContextHash(sandyDir);
+    const { hash, files, unhashed } = await sandyContextHash(sandyDir);
     const approvalFilePath = dockerfileApprovalPath(sandyHome, workspace);
     const approvedHash = await firstLine(approvalFilePath);
     if (approvedHash === hash) {
@@ -159,6 +160,7 @@ export async function dockerfileGate(workspace: string, sandyHome: string, previ
         shownLines: shown.lines,
         truncated: shown.truncated,
         contextFiles: files.filter(f => path.posix.basename(f) !== 'Dockerfile'),
+        unhashedFiles: unhashed,
         hash,
         approvalFilePath,
         approvedHash,

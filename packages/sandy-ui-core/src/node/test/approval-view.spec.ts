@@ -128,3 +128,26 @@ describe('approval refusals name the settings scope to open', () => {
         }
     });
 });
+
+describe('approval view (the project Dockerfile and escaping symlinks)', () => {
+    it('shows the whole Dockerfile with escapes visible, its context, what sandy does not cover, and the symlinks', () => {
+        const request: ApprovalRequest = {
+            workspace: '/w', kind: 'approve', token: 't', lines: [], removedKeys: [], hasPreviousApproval: false,
+            approvalFilePath: '/h/a', refusals: [], notes: [],
+            dockerfile: {
+                path: '/w/.sandy/Dockerfile', text: 'FROM x\nRUN a\x1b[2K\u202eb\n', contextFiles: ['helper.sh'], unhashedFiles: ['sub/config'],
+                changedSinceApproval: true, diff: [{ op: 'removed', text: 'RUN old' }, { op: 'added', text: 'RUN a' }]
+            },
+            symlinks: ['notes -> /home/u/notes']
+        };
+        const { container } = mount(request);
+        const text = (sel: string) => [...container.querySelectorAll(sel)].map(e => e.textContent);
+        expect(text('.sandy-approval-dockerfile-text')).to.deep.equal(['FROM x\nRUN a\\x1b[2K\\u202eb\n']);
+        expect(text('.sandy-approval-context-files li')).to.deep.equal(['helper.sh']);
+        expect(text('.sandy-approval-unhashed-files li')).to.deep.equal(['sub/config']);
+        expect(text('.sandy-approval-diff-removed, .sandy-approval-diff-added')).to.deep.equal(['- RUN old\n', '+ RUN a\n']);
+        expect(text('.sandy-approval-symlink-list')).to.deep.equal(['notes -> /home/u/notes']);
+        expect(text('.sandy-approval-title')[0]).to.equal('Approve the project Dockerfile and symlinks out of the workspace for this workspace?');
+        expect(text('.sandy-approval-actions button')).to.deep.equal(['Approve', 'Reject']);
+    });
+});

