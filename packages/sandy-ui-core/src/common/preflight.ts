@@ -103,8 +103,6 @@ export interface PreflightInput {
     readonly envSetKeys?: readonly string[];
     /** `SANDY_ALLOW_LAN_HOSTS` from the launch environment, if set; checked like a file value. */
     readonly envLanHosts?: string;
-    /** The launch sets `SANDY_AUTO_APPROVE_PRIVILEGED=1` (nothing is prompted or persisted). */
-    readonly autoApprovePrivileged?: boolean;
     /** Text of the approval file at {@link approvalFilePathFor}; undefined when it does not exist. */
     readonly approvalFileText?: string;
     /** Parsed `--validate-config` results for any of the files (usually both workspace files). */
@@ -165,8 +163,11 @@ export interface SandboxCompatResult {
     readonly remediation?: string;
 }
 
-/** `none_required` / `approved` / `pending` as sandy's launcher decides; `auto_approved` with SANDY_AUTO_APPROVE_PRIVILEGED=1. */
-export type LauncherApprovalStatus = 'none_required' | 'approved' | 'pending' | 'auto_approved';
+/**
+ * `none_required` / `approved` / `pending` as sandy's launcher decides. (The IDE never launches with
+ * SANDY_AUTO_APPROVE_PRIVILEGED, so the launcher's bypass is not modelled.)
+ */
+export type LauncherApprovalStatus = 'none_required' | 'approved' | 'pending';
 
 export interface PreflightFileReport {
     readonly role: ConfigFileRole;
@@ -191,6 +192,8 @@ export interface PreflightReport {
     readonly approvedSetHash: string | undefined;
     /** Approved key names listed in the approval file. */
     readonly approvedKeys: readonly string[];
+    /** sandy's approval file as read for this report (for the diff of names), when it exists. */
+    readonly approvalFileText?: string;
     readonly approvalStatus: LauncherApprovalStatus;
     readonly unknownKeys: readonly LocatedKey[];
     readonly envOnlyKeys: readonly LocatedKey[];
@@ -433,8 +436,6 @@ export function analyzePreflight(input: PreflightInput, sha256Hex: Sha256Hex): P
     let approvalStatus: LauncherApprovalStatus;
     if (!pending.length) {
         approvalStatus = 'none_required';
-    } else if (input.autoApprovePrivileged) {
-        approvalStatus = 'auto_approved';
     } else {
         approvalStatus = approvalInfo?.setHash === approvalSetHash ? 'approved' : 'pending';
     }
@@ -464,6 +465,7 @@ export function analyzePreflight(input: PreflightInput, sha256Hex: Sha256Hex): P
         approvalFilePath,
         approvedSetHash: approvalInfo?.setHash,
         approvedKeys: approvalInfo?.keys ?? [],
+        approvalFileText: input.approvalFileText,
         approvalStatus,
         unknownKeys,
         envOnlyKeys,
@@ -562,7 +564,7 @@ function compareWithValidator(
         if (result.source_tier !== 'passive' || result.errors.length) {
             continue;
         }
-        const ours = launcher.approvalStatus === 'auto_approved' ? 'approved' : launcher.approvalStatus;
+        const ours = launcher.approvalStatus;
         if (result.approval_status !== ours) {
             const reasons: string[] = [];
             const sources = new Set(launcher.pending.map(p => p.source));

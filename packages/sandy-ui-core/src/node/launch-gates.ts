@@ -9,9 +9,8 @@ import { constants as fsConstants, promises as fs } from 'fs';
 import * as path from 'path';
 import { SandyError } from '../common/errors';
 import { CONTROL_CHARS, DockerfileGate, dockerfileShownLines, SymlinkGate } from '../common/launch-gates';
-
-/** Largest Dockerfile the IDE reads to show (sandy shows 200 lines; a real one is a few KiB). */
-export const MAX_DOCKERFILE_BYTES = 1024 * 1024;
+import { readConfigFile } from './config-io';
+import { sandboxNameForCanonical } from './lock-sweep';
 /** sandy's `find -maxdepth 8`. */
 const SYMLINK_MAX_DEPTH = 8;
 /** A walk bigger than this is abandoned (sandy then asks on the terminal and the user answers there). */
@@ -91,17 +90,13 @@ export function dockerfileApprovalPath(sandyHome: string, workspace: string): st
     return `${sandyHome}/approvals/dockerfile-${sha256(workspace).slice(0, 16)}.list`;
 }
 
-async function firstLine(file: string): Promise<string | undefined> {
+/** A file of sandy's under `$SANDY_HOME`, through the one bounded reader; undefined when absent or refused. */
+async function sandyRecord(file: string, sandyHome: string): Promise<string | undefined> {
     try {
-        const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-        try {
-            const buf = Buffer.alloc(256);
-            const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-            return buf.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        } finally {
-            await handle.close();
-        }
+        const read = await readConfigFile(file, { root: sandyHome });
+        return read.exists ? read.text : undefined;
     } catch {
+        // Not a plain file: as good as no record, so the gate is shown again.
         return undefined;
     }
 }
@@ -115,41 +110,16 @@ async function firstLine(file: string): Promise<string | undefined> {
 export async function dockerfileGate(workspace: string, sandyHome: string, previousText?: string): Promise<DockerfileGate | undefined> {
     const sandyDir = `${workspace}/.sandy`;
     const file = `${sandyDir}/Dockerfile`;
-    let stat;
-    try {
-        stat = await fs.lstat(file);
-    } catch {
+    // config-io's reader: a symlinked .sandy or Dockerfile, a device or an oversized file is refused
+    // with its message, so what the view shows is what sandy builds.
+    const read = await readConfigFile(file, { root: sandyDir });
+    if (!read.exists) {
         return undefined;
     }
-    const dirStat = await fs.lstat(sandyDir);
-    if (!dirStat.isDirectory()) {
-        throw refuse(`${sandyDir} is a symbolic link; sandy would build a Dockerfile from wherever it points.`,
-            'Replace .sandy with a real folder, or remove its Dockerfile.');
-    }
-    if (stat.isSymbolicLink()) {
-        throw refuse(`${file} is a symbolic link; the IDE does not show or approve a Dockerfile through a link.`,
-            'Replace it with a regular file (or delete it) and launch again.');
-    }
-    if (!stat.isFile()) {
-        // sandy's `[ -f ]` skips it: nothing to ask.
-        return undefined;
-    }
-    if (stat.size > MAX_DOCKERFILE_BYTES) {
-        throw refuse(`${file} is ${stat.size} bytes, more than the ${MAX_DOCKERFILE_BYTES} the IDE shows for review.`,
-            'Shorten the Dockerfile (a project Dockerfile is usually a few lines), then launch again.');
-    }
-    const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    let text: string;
-    try {
-        const buf = Buffer.alloc(MAX_DOCKERFILE_BYTES + 1);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        text = buf.subarray(0, bytesRead).toString('utf8');
-    } finally {
-        await handle.close();
-    }
+    const text = read.text;
     const { hash, files, unhashed } = await sandyContextHash(sandyDir);
     const approvalFilePath = dockerfileApprovalPath(sandyHome, workspace);
-    const approvedHash = await firstLine(approvalFilePath);
+    const approvedHash = (await sandyRecord(approvalFilePath, sandyHome))?.split('\n')[0];
     if (approvedHash === hash) {
         return undefined;
     }
@@ -166,6 +136,11 @@ export async function dockerfileGate(workspace: string, sandyHome: string, previ
         approvedHash,
         previousText: previousText !== undefined && previousText !== text ? previousText : undefined
     };
+}
+
+/** `<sandbox>/.sandy-approved-symlinks.list` of a (canonical) workspace. */
+export function symlinkApprovalPath(sandyHome: string, workspace: string): string {
+    return `${sandyHome}/sandboxes/${sandboxNameForCanonical(workspace)}/.sandy-approved-symlinks.list`;
 }
 
 /** GNU `readlink -f`: every component resolved; only the last may be missing. */
@@ -194,7 +169,7 @@ function excludedByFind(fullPath: string): boolean {
  * refusal where sandy itself would fail the launch (a new link after an earlier approval), or where a
  * link's name or target carries control characters (they would forge lines in sandy's prompt).
  */
-export async function symlinkGate(workspace: string, home: string, sandboxDir: string): Promise<SymlinkGate | undefined> {
+export async function symlinkGate(workspace: string, home: string, sandyHome: string): Promise<SymlinkGate | undefined> {
     const entries: string[] = [];
     let visited = 0;
     const walk = async (dir: string, depth: number): Promise<void> => {
@@ -253,14 +228,8 @@ export async function symlinkGate(workspace: string, home: string, sandboxDir: s
         return undefined;
     }
     const unique = [...new Set(entries)].sort(compareBytes);
-    const approvedListPath = `${sandboxDir}/.sandy-approved-symlinks.list`;
-    let approvedText: string | undefined;
-    try {
-        const stat = await fs.lstat(approvedListPath);
-        approvedText = stat.isFile() && stat.size < MAX_DOCKERFILE_BYTES ? await fs.readFile(approvedListPath, 'utf8') : undefined;
-    } catch {
-        approvedText = undefined;
-    }
+    const approvedListPath = symlinkApprovalPath(sandyHome, workspace);
+    const approvedText = await sandyRecord(approvedListPath, sandyHome);
     if (approvedText !== undefined) {
         const approved = new Set(approvedText.split('\n').filter(Boolean));
         const added = unique.filter(e => !approved.has(e));

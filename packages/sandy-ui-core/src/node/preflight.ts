@@ -51,7 +51,6 @@ export interface RunPreflightOptions {
     readonly schema: PreflightSchemaInput;
     readonly envSetKeys?: readonly string[];
     readonly envLanHosts?: string;
-    readonly autoApprovePrivileged?: boolean;
     readonly validateResults?: readonly ValidateConfigResultLike[];
     readonly sandbox?: SandboxCompatInput;
 }
@@ -84,7 +83,6 @@ export async function runPreflight(options: RunPreflightOptions): Promise<Prefli
         schema: options.schema,
         envSetKeys: options.envSetKeys,
         envLanHosts: options.envLanHosts,
-        autoApprovePrivileged: options.autoApprovePrivileged,
         approvalFileText: approval.exists ? approval.text : undefined,
         validateResults: options.validateResults,
         sandbox: options.sandbox

@@ -18,9 +18,9 @@ import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
 } from '../common/service-protocol';
 import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths, sweepInterruptedSaves } from './settings-io';
-import { readConfigFile, readConfigFileSync } from './config-io';
+import { readConfigFileSync } from './config-io';
 import { runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from './preflight';
-import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkGate } from './launch-gates';
+import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from './launch-gates';
 import { GateResponder } from './gate-responder';
 import { ApprovalMemory } from './approval-memory';
 import { sandboxNameFor, sandboxNameForCanonical, sweepLocks } from './lock-sweep';
@@ -527,21 +527,40 @@ export class SandyServiceCore {
 
     /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */
     protected async gateUnchanged(workspace: string, approved: PendingGates, gate: GateKind): Promise<boolean> {
-        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
         if (gate === 'privileged') {
-            const { input } = this.schemaInput();
-            const report = await runPreflight({ workspacePath: workspace, canonical: true, sandyHome, schema: input, envSetKeys: envSetKeysFrom(this.baseEnv(), input) });
-            return !!approved.privileged && report.approvalSetHash === approved.privileged.setHash;
+            return !!approved.privileged && (await this.preflightReport(workspace)).approvalSetHash === approved.privileged.setHash;
         }
         if (gate === 'dockerfile') {
             return !!approved.dockerfile && (await sandyContextHash(`${workspace}/.sandy`)).hash === approved.dockerfile.hash;
         }
-        const now = await symlinkGate(workspace, this.baseEnv().HOME || this.home, this.sandboxDir(workspace, sandyHome)).catch(() => undefined);
+        const now = await this.symlinks(workspace).catch(() => undefined);
         return !!approved.symlinks && !!now && JSON.stringify(now.entries) === JSON.stringify(approved.symlinks.entries);
     }
 
-    protected sandboxDir(workspace: string, sandyHome: string): string {
-        return `${sandyHome}/sandboxes/${sandboxNameFor(workspace)}`;
+    /** `$SANDY_HOME` as the launched sandy will see it. */
+    protected get launchSandyHome(): string {
+        return this.baseEnv().SANDY_HOME || this.sandyHome;
+    }
+
+    /** sandy's symlink gate for a workspace, as it stands now (see launch-gates). */
+    protected symlinks(workspace: string): ReturnType<typeof symlinkGate> {
+        return symlinkGate(workspace, this.baseEnv().HOME || this.home, this.launchSandyHome);
+    }
+
+    /** The launcher-exact pre-flight of the workspace's and $SANDY_HOME's config files now. */
+    protected preflightReport(workspace: string): Promise<PreflightReport> {
+        const { schema, input } = this.schemaInput();
+        const launchEnv = this.baseEnv();
+        const sandbox = this.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
+        return runPreflight({
+            workspacePath: workspace,
+            canonical: true,
+            sandyHome: this.launchSandyHome,
+            schema: input,
+            envSetKeys: envSetKeysFrom(launchEnv, input),
+            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
+            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
+        });
     }
 
     /** A workspace as sandy will see it (canonical, never $HOME or /); throws a SandyError otherwise. */
@@ -569,7 +588,7 @@ export class SandyServiceCore {
         await this.ensureLocated();
         const { schema, input } = this.schemaInput();
         const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
-        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        const sandyHome = this.launchSandyHome;
         const schemaSource = this.schema ? 'sandy' : this.status.found ? 'fallback' : 'missing';
         return {
             schema,
@@ -590,7 +609,7 @@ export class SandyServiceCore {
     async saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult> {
         try {
             const canonical = workspace ? await checkWorkspace(workspace, this.home) : undefined;
-            const paths = scopePaths(scope, { workspace: canonical, sandyHome: this.baseEnv().SANDY_HOME || this.sandyHome });
+            const paths = scopePaths(scope, { workspace: canonical, sandyHome: this.launchSandyHome });
             const { written, mismatches, modeFixes } = await saveSettingsScope(paths, edits);
             if (mismatches.length) {
                 this.logger.warn(`sandy settings: read-back mismatch after saving ${scope} scope: ${mismatches.join(', ')}`);
@@ -624,7 +643,7 @@ export class SandyServiceCore {
      * What sandy's Dockerfile and symlink gates will ask besides the privileged keys, the token of
      * everything shown, and refusals where a gate cannot be shown faithfully.
      */
-    protected async pendingGates(workspace: string, report: PreflightReport, sandyHome: string): Promise<{ gates: PendingGates; token: string; refusals: ApprovalRefusal[] }> {
+    protected async pendingGates(workspace: string, report: PreflightReport): Promise<{ gates: PendingGates; token: string; refusals: ApprovalRefusal[] }> {
         const refusals: ApprovalRefusal[] = [];
         const refusal = (e: unknown): undefined => {
             const problem = this.problemOf(e);
@@ -637,8 +656,8 @@ export class SandyServiceCore {
         }
         const wsHash = workspaceHash16(workspace);
         const previousText = await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined);
-        const dockerfile = await dockerfileGate(workspace, sandyHome, previousText).catch(refusal);
-        const symlinks = await symlinkGate(workspace, this.baseEnv().HOME || this.home, this.sandboxDir(workspace, sandyHome)).catch(refusal);
+        const dockerfile = await dockerfileGate(workspace, this.launchSandyHome, previousText).catch(refusal);
+        const symlinks = await this.symlinks(workspace).catch(refusal);
         const privileged = report.approvalStatus === 'pending' && report.approvalSetHash
             ? { setHash: report.approvalSetHash, keys: report.approvalSet.map(kv => kv.slice(0, kv.indexOf('='))) }
             : undefined;
@@ -648,35 +667,16 @@ export class SandyServiceCore {
 
     /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
     protected async analyze(workspace: string): Promise<{ report: PreflightReport; request: ApprovalRequest | undefined; gates: PendingGates }> {
-        const { schema, input: schemaInput } = this.schemaInput();
-        const keys = schemaInput.keys;
-        const launchEnv = this.baseEnv();
-        const sandbox = this.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
-        const report = await runPreflight({
-            workspacePath: workspace,
-            canonical: true,
-            sandyHome: launchEnv.SANDY_HOME || this.sandyHome,
-            schema: schemaInput,
-            envSetKeys: envSetKeysFrom(launchEnv, schemaInput),
-            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
-            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
-        });
+        const keys = this.schemaInput().input.keys;
+        const report = await this.preflightReport(workspace);
         const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
-        let approvalText: string | undefined;
-        try {
-            // Bounded and never through a link, like every other file the IDE reads (config-io).
-            const read = await readConfigFile(report.approvalFilePath, { root: launchEnv.SANDY_HOME || this.sandyHome });
-            approvalText = read.exists ? read.text : undefined;
-        } catch {
-            approvalText = undefined;
-        }
-        const diff = diffApproval(approvalText, report.pendingPrivileged, {
+        const diff = diffApproval(report.approvalFileText, report.pendingPrivileged, {
             currentSetHash: report.approvalSetHash,
             approvedValueHashes: remembered,
             currentValueHashes: valueHashesFor(report.pendingPrivileged)
         });
         const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
-        const { gates, token, refusals } = await this.pendingGates(workspace, report, launchEnv.SANDY_HOME || this.sandyHome);
+        const { gates, token, refusals } = await this.pendingGates(workspace, report);
         return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates };
     }
 
@@ -701,13 +701,13 @@ export class SandyServiceCore {
      */
     async revokeApproval(workspace: string): Promise<boolean> {
         const canonical = await checkWorkspace(workspace, this.home);
-        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        const sandyHome = this.launchSandyHome;
         await this.approvalMemory.forget(workspaceHash16(canonical)).catch(() => undefined);
         let removed = false;
         for (const file of [
             approvalFilePathFor(sandyHome, canonical, sha256Hex),
             dockerfileApprovalPath(sandyHome, canonical),
-            `${this.sandboxDir(canonical, sandyHome)}/.sandy-approved-symlinks.list`
+            symlinkApprovalPath(sandyHome, canonical)
         ]) {
             try {
                 await fs.promises.unlink(file);
@@ -761,7 +761,7 @@ export class SandyServiceCore {
      * be the one a missing `--workspace` picks. The file system root when SANDY_HOME does not exist yet.
      */
     protected maintenanceCwd(): string {
-        const sandyHome = this.baseEnv().SANDY_HOME || this.sandyHome;
+        const sandyHome = this.launchSandyHome;
         try {
             if (fs.statSync(sandyHome).isDirectory()) {
                 return sandyHome;

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { dockerfileShownLines, GatePromptWatcher, PendingGates, plainTerminalText, revealControlChars } from '../../common/launch-gates';
-import { dockerfileGate, sandyContextHash, symlinkGate } from '../launch-gates';
+import { dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../launch-gates';
 import { GateResponder } from '../gate-responder';
 import { fixturesRoot } from './sandy-fixtures';
 
@@ -107,23 +107,25 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             fs.symlinkSync('/usr/bin', path.join(ws, 'system'));
             fs.symlinkSync(path.join(ws, 'sub'), path.join(ws, 'inside'));
             fs.symlinkSync(path.join(home, '.ssh'), path.join(ws, 'sub', 'node_modules', 'ignored'));
-            const gate = await symlinkGate(ws, home, path.join(tmp, 'sandbox'));
+            const gate = await symlinkGate(ws, home, path.join(home, '.sandy'));
             expect(gate?.entries).to.deep.equal([`keys -> ${home}/.ssh`, `sub/rel -> ${home}/.ssh`]);
         });
 
         it('refuses a new link after an approval (sandy would exit 1), and asks nothing for the approved set', async () => {
             const home = path.join(tmp, 'home');
             const ws = path.join(home, 'proj');
-            const sandbox = path.join(tmp, 'sandbox');
+            const sandyHome = path.join(home, '.sandy');
             fs.mkdirSync(ws, { recursive: true });
-            fs.mkdirSync(sandbox);
             fs.mkdirSync(path.join(home, 'notes'));
             fs.symlinkSync(path.join(home, 'notes'), path.join(ws, 'notes'));
-            fs.writeFileSync(path.join(sandbox, '.sandy-approved-symlinks.list'), `notes -> ${home}/notes\n`);
-            expect(await symlinkGate(ws, home, sandbox)).to.equal(undefined);
+            // Where sandy keeps it: <SANDY_HOME>/sandboxes/<name>/.sandy-approved-symlinks.list.
+            const list = symlinkApprovalPath(sandyHome, ws);
+            fs.mkdirSync(path.dirname(list), { recursive: true });
+            fs.writeFileSync(list, `notes -> ${home}/notes\n`);
+            expect(await symlinkGate(ws, home, sandyHome)).to.equal(undefined);
             fs.mkdirSync(path.join(home, '.aws'));
             fs.symlinkSync(path.join(home, '.aws'), path.join(ws, 'aws'));
-            await expectRejected(symlinkGate(ws, home, sandbox), /appeared since you approved/);
+            await expectRejected(symlinkGate(ws, home, sandyHome), /appeared since you approved/);
         });
 
         it('refuses a link sandy would list but a UTF-8 walk would lose (a name that is not UTF-8), and backslashes echo -e expands', async () => {
@@ -134,10 +136,10 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             // The attack of the review: byte 0xff, then text that echo -e turns into a forged header.
             const name = Buffer.concat([Buffer.from(ws + '/'), Buffer.from([0xff]), Buffer.from('\\n[sandy] Symlinks that point outside the workspace:\\n\\c')]);
             fs.symlinkSync('../.ssh', name);
-            await expectRejected(symlinkGate(ws, home, path.join(tmp, 'sb')), /not valid UTF-8/);
+            await expectRejected(symlinkGate(ws, home, path.join(home, '.sandy')), /not valid UTF-8/);
             fs.unlinkSync(name);
             fs.symlinkSync('../.ssh', path.join(ws, 'a\\nb'));
-            await expectRejected(symlinkGate(ws, home, path.join(tmp, 'sb')), /backslashes/);
+            await expectRejected(symlinkGate(ws, home, path.join(home, '.sandy')), /backslashes/);
         });
 
         it('refuses a link whose name could forge lines of sandy\'s prompt', async () => {
@@ -146,7 +148,7 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             fs.mkdirSync(ws, { recursive: true });
             fs.mkdirSync(path.join(home, '.ssh'));
             fs.symlinkSync(path.join(home, '.ssh'), path.join(ws, 'x\n[sandy] Proceed anyway? [yes or no] '));
-            await expectRejected(symlinkGate(ws, home, path.join(tmp, 'sb')), /control characters/);
+            await expectRejected(symlinkGate(ws, home, path.join(home, '.sandy')), /control characters/);
         });
     });
 

@@ -139,11 +139,9 @@ describe('preflight (unit)', () => {
             ]);
         });
 
-        it('no privileged keys → none_required; auto-approve → auto_approved', () => {
+        it('no privileged keys → none_required', () => {
             expect(analyzePreflight(input({ workspaceConfig: wsConfig(fixture('10', 'input.config')) }), sha256Hex))
                 .to.deep.include({ approvalStatus: 'none_required', approvalSetHash: undefined });
-            expect(analyzePreflight(input({ workspaceConfig: wsConfig('SANDY_SSH=agent\n'), autoApprovePrivileged: true }), sha256Hex).approvalStatus)
-                .to.equal('auto_approved');
         });
 
         it('duplicates stay in the set and a weakening value only counts with its exact value', () => {
