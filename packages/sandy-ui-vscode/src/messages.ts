@@ -1,8 +1,5 @@
 import * as vscode from 'vscode';
-import { plainNotificationText } from '@sandy-ui/core/lib/common/notification-text';
-
-/** Longer than an agent's notification: these carry sandy's error text and its hint. */
-const MAX_MESSAGE = 2000;
+import { plainMessageText } from '@sandy-ui/core/lib/common/notification-text';
 
 /**
  * Every message the plugin shows goes through these: VS Code turns `[label](command:…)` in a message
@@ -10,7 +7,7 @@ const MAX_MESSAGE = 2000;
  * neutraliser keeps them text (the agent's own notifications are neutralised the same way upstream).
  */
 function plain(text: string): string {
-    return plainNotificationText(text, 'linked-text', MAX_MESSAGE);
+    return plainMessageText(text, 'linked-text');
 }
 
 export function showInfo<T extends string>(text: string, ...items: T[]): Thenable<T | undefined>;

@@ -29,6 +29,17 @@ export type NotificationRenderer =
 /** Longest notification message shown, in characters before escaping (the rest becomes `…`). */
 export const MAX_NOTIFICATION_TEXT = 400;
 
+/**
+ * Every other message a host shows (project names, paths, warnings, sandy's output and its hint):
+ * the same neutralising, with room for an error and its remedy. Both hosts' message wrappers use it.
+ */
+export function plainMessageText(text: string, renderer: NotificationRenderer): string {
+    return plainNotificationText(text, renderer, MAX_MESSAGE_TEXT);
+}
+
+/** Longest other message shown (sandy's error text and its hint). */
+export const MAX_MESSAGE_TEXT = 2000;
+
 /** Invisible, zero-width, no line break opportunity: splits a token without changing what is seen. */
 export const WORD_JOINER = '\u2060';
 

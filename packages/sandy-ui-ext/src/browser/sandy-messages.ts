@@ -1,9 +1,6 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { MessageService } from '@theia/core';
-import { plainNotificationText } from '@sandy-ui/core/lib/common/notification-text';
-
-/** Longer than an agent's notification: these carry sandy's error text and its hint. */
-const MAX_MESSAGE = 2000;
+import { plainMessageText } from '@sandy-ui/core/lib/common/notification-text';
 
 /**
  * Every Sandy toast in the Theia IDE goes through here. Theia renders a message as inline markdown
@@ -16,14 +13,14 @@ export class SandyMessages {
     @inject(MessageService) protected readonly messages: MessageService;
 
     info<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
-        return this.messages.info(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+        return this.messages.info(plainMessageText(text, 'markdown'), ...actions);
     }
 
     warn<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
-        return this.messages.warn(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+        return this.messages.warn(plainMessageText(text, 'markdown'), ...actions);
     }
 
     error<T extends string>(text: string, ...actions: T[]): Promise<T | undefined> {
-        return this.messages.error(plainNotificationText(text, 'markdown', MAX_MESSAGE), ...actions);
+        return this.messages.error(plainMessageText(text, 'markdown'), ...actions);
     }
 }
