@@ -34,6 +34,7 @@ import * as path from 'path';
 import {
     applyEdits, ConfigDocument, ConfigEdit, getEffectiveValues, parseConfigFile, serializeConfigFile
 } from '../common/config-file';
+import { isStrictlyInside } from './path-inside';
 
 /** A config file that cannot be read or written; `hint` says what to do. */
 export class ConfigIoError extends Error {
@@ -210,10 +211,10 @@ interface ResolvedPath {
 function resolvePath(file: string, options: ConfigPathOptions): ResolvedPath {
     const abs = path.resolve(file);
     const root = path.resolve(options.root ?? path.dirname(abs));
-    const rel = path.relative(root, abs);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) {
+    if (!isStrictlyInside(abs, root)) {
         throw new Error(`${abs} is not inside ${root}.`);
     }
+    const rel = path.relative(root, abs);
     const folders = [root];
     for (const part of path.dirname(rel).split(path.sep).filter(p => p && p !== '.')) {
         folders.push(path.join(folders[folders.length - 1], part));

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SandyError } from '../common/errors';
+import { isStrictlyInside } from './path-inside';
 
 /** What a refused workspace should have been: said in every blast-radius refusal. */
 export const OPEN_PROJECT_INSTEAD = 'Open the project folder itself instead, e.g. ~/code/myproject.';
@@ -130,10 +131,10 @@ export async function checkWorkspace(workspace: string, home: string, options: W
             if (ws === blocked) {
                 throw refusal(`Sandy will not use ${named} as a workspace: it is ${folder.label}, which holds ${folder.holds}, and sandy mounts the workspace read-write into the sandbox.`);
             }
-            if (isInside(blocked, ws)) {
+            if (isStrictlyInside(blocked, ws)) {
                 throw refusal(`Sandy will not use ${named} as a workspace: it contains ${folder.label} (${candidate}), which holds ${folder.holds}, and sandy mounts the workspace read-write into the sandbox.`);
             }
-            if (folder.insideRefused && isInside(ws, blocked)) {
+            if (folder.insideRefused && isStrictlyInside(ws, blocked)) {
                 throw refusal(`Sandy will not use ${named} as a workspace: it is inside ${folder.label} (${candidate}), which holds ${folder.holds}, and sandy mounts the workspace read-write into the sandbox.`);
             }
         }
@@ -141,11 +142,6 @@ export async function checkWorkspace(workspace: string, home: string, options: W
     return canonical;
 }
 
-function isInside(child: string, parent: string): boolean {
-    const rel = path.relative(parent, child);
-    // `..x` is a name inside `parent`, not a way out of it.
-    return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
 
 /**
  * The paths that name one folder: as given, with HOME resolved (`/home/u` → `/data/u`), and its own
