@@ -4,11 +4,8 @@
  * inspect() it, so a host that must say what it ignored looks at the files themselves. Nothing read
  * here is ever a value.
  */
-import { promises as fsp } from 'fs';
 import { HostControlledSetting, hostSettingsNamedIn } from '../common/host-settings';
-
-/** A settings file is small; a bigger one (or a FIFO, a device) is not read for a notice. */
-const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+import { readConfigFile } from './config-io';
 
 export interface HostSettingInFile {
     key: HostControlledSetting;
@@ -21,11 +18,12 @@ export async function hostSettingsInFiles(files: readonly string[]): Promise<Hos
     for (const file of files) {
         let text: string;
         try {
-            const stat = await fsp.stat(file);
-            if (!stat.isFile() || stat.size > MAX_SETTINGS_FILE_BYTES) {
+            // The one bounded reader: no FIFO, device, link or oversized file is read for a notice.
+            const read = await readConfigFile(file);
+            if (!read.exists) {
                 continue;
             }
-            text = await fsp.readFile(file, 'utf8');
+            text = read.text;
         } catch {
             continue;
         }
