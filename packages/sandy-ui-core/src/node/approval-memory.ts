@@ -52,12 +52,8 @@ export class ApprovalMemory {
 
     /** Everything recorded; an unreadable or corrupt file reads as empty (the memory is only a hint). */
     async load(): Promise<ApprovalMemoryData> {
-        try {
-            const parsed: unknown = JSON.parse(await fs.readFile(this.file, 'utf8'));
-            return isMemoryData(parsed) ? parsed : {};
-        } catch {
-            return {};
-        }
+        const parsed = await readJsonRecord(this.file);
+        return isMemoryData(parsed) ? parsed : {};
     }
 
     /** The value hashes recorded for a workspace (`workspaceHash16` of its canonical path). */
