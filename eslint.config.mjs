@@ -33,7 +33,7 @@ export default tseslint.config(
         rules: {
             'no-restricted-imports': ['error', {
                 paths: nodeBuiltins.map(name => ({ name, message: 'src/common is pure and browser-safe: Node APIs belong in src/node.' })),
-                patterns: [...hostImports, { group: ['../node/*', '../browser/*'], message: 'src/common depends on nothing else in the package.' }]
+                patterns: [...hostImports, { group: ['**/node/*', '**/browser/*', '@sandy-ui/*'], message: 'src/common depends on nothing else in the package.' }]
             }],
             'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'process']
         }
@@ -43,7 +43,50 @@ export default tseslint.config(
         rules: {
             'no-restricted-imports': ['error', {
                 paths: nodeBuiltins.map(name => ({ name, message: 'src/browser runs in a browser or webview: no Node APIs.' })),
-                patterns: [...hostImports, { group: ['../node/*'], message: 'src/browser cannot use src/node.' }]
+                patterns: [...hostImports, { group: ['**/node/*', '@sandy-ui/*'], message: 'src/browser cannot use src/node.' }]
+            }]
+        }
+    },
+    {
+        // Hosts use core through its exports map only (./common, ./node, ./browser/<feature>), never by deep path.
+        files: ['packages/sandy-ui-backend/src/**/*.ts', 'packages/sandy-ui-ext/src/**/*.ts', 'packages/sandy-ui-vscode/src/**/*.ts', 'test/src/**/*.ts'],
+        rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@sandy-ui/core/lib/*', '@sandy-ui/core/src/*'], message: 'Import @sandy-ui/core/common, /node or /browser/<feature> (the package exports map), not a deep path.' }] }] }
+    },
+    {
+        // The Theia frontend runs in the browser: never core's node layer, the backend's node code or Node APIs.
+        files: ['packages/sandy-ui-ext/src/browser/**/*.ts'],
+        ignores: ['packages/sandy-ui-ext/src/browser/**/*.spec.ts'],
+        rules: {
+            'no-restricted-imports': ['error', {
+                paths: nodeBuiltins.map(name => ({ name, message: 'The Theia frontend runs in a browser: no Node APIs.' })),
+                patterns: [
+                    { group: ['@sandy-ui/core/node', '@sandy-ui/backend/lib/node/*', '@sandy-ui/core/lib/*', '@theia/*/lib/node/*', '@theia/*/lib/electron-main/*'], message: 'The Theia frontend never imports a node layer (core/node, backend/node).' },
+                    { group: ['vscode', 'node-pty'], message: 'The Theia frontend is not the VS Code plugin.' }
+                ]
+            }]
+        }
+    },
+    {
+        // The plugin's webviews run in a sandboxed page: no VS Code API, no node, no core node layer.
+        files: ['packages/sandy-ui-vscode/src/webview/**/*.ts'],
+        ignores: ['packages/sandy-ui-vscode/src/webview/**/*.spec.ts'],
+        rules: {
+            'no-restricted-imports': ['error', {
+                paths: nodeBuiltins.map(name => ({ name, message: 'A webview is a browser page: no Node APIs.' })),
+                patterns: [
+                    { group: ['vscode', 'node-pty', '@theia/*'], message: 'A webview talks to the extension host by messages only.' },
+                    { group: ['@sandy-ui/core/node', '@sandy-ui/core/lib/*', '../../*', '../*', '!../*-protocol', '!../messages', '!../messenger'], message: 'A webview imports core/common, core/browser/<feature> and its own protocol files only.' }
+                ]
+            }]
+        }
+    },
+    {
+        // The backend's common layer is shared with the frontend.
+        files: ['packages/sandy-ui-backend/src/common/**/*.ts'],
+        rules: {
+            'no-restricted-imports': ['error', {
+                paths: nodeBuiltins.map(name => ({ name, message: 'backend/common is imported by the browser: no Node APIs.' })),
+                patterns: [{ group: ['@sandy-ui/core/node', '../node/*', 'node-pty'], message: 'backend/common is imported by the browser: no node layer.' }]
             }]
         }
     },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// Thin shim: the CLI lives in lib/node/cli.js (compiled from src/node/cli.ts). Process-level failures
+// Thin shim: the CLI lives in lib/node/cli/cli.js (compiled from src/node/cli/cli.ts). Process-level failures
 // end here as one line on stderr and exit 2 — never a stack trace.
 const fail = message => {
     try {
@@ -18,7 +18,7 @@ process.on('uncaughtException', e => fail(`internal error: ${e && e.message ? e.
 
 let cli;
 try {
-    cli = require('../lib/node/cli.js');
+    cli = require('../lib/node/cli/cli.js');
 } catch (e) {
     fail(`the CLI is not built (${e && e.code ? e.code : 'load error'}). Run \`npm run compile\` in the sandy-ui checkout, then retry.`);
 }

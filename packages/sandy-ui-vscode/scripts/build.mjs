@@ -13,26 +13,18 @@ const coreSrc = path.resolve(pkgDir, '..', 'sandy-ui-core', 'src');
 const dist = path.join(pkgDir, 'dist');
 const production = process.argv.includes('--production');
 
-/** `@sandy-ui/core` and `@sandy-ui/core/lib/<layer>/<module>` → core's .ts source. */
+/** `@sandy-ui/core`, `@sandy-ui/core/common|node` and `@sandy-ui/core/browser/<feature>` (its exports map) → core's .ts source. */
 const coreFromSource = {
     name: 'sandy-core-from-source',
     setup(build) {
         build.onResolve({ filter: /^@sandy-ui\/core(\/.*)?$/ }, args => {
             const sub = args.path.slice('@sandy-ui/core'.length);
-            if (!sub) {
-                return { path: path.join(coreSrc, 'common', 'index.ts') };
+            const entry = !sub ? 'common' : /^\/(common|node|browser\/[a-z-]+)$/.exec(sub)?.[1];
+            if (entry) {
+                const file = path.join(coreSrc, entry, 'index.ts');
+                return fs.existsSync(file) ? { path: file } : { errors: [{ text: `no core entry point for ${args.path}` }] };
             }
-            const m = /^\/lib\/(.+)$/.exec(sub);
-            if (m) {
-                const base = path.join(coreSrc, m[1]);
-                for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
-                    if (fs.existsSync(candidate)) {
-                        return { path: candidate };
-                    }
-                }
-                return { errors: [{ text: `no core source for ${args.path}` }] };
-            }
-            // css/… and other non-code files: the package itself.
+            // css/… and other non-code files: the package itself (its exports map).
             return undefined;
         });
     }

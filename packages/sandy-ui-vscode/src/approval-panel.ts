@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { approvalRequestFiles, type ApprovalDecision, type ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import { approvalRequestFiles, type ApprovalDecision, type ApprovalRequest } from '@sandy-ui/core/common';
+import { workspaceLabel } from '@sandy-ui/core/common';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { validate } from './webview/messages';
 import { ApprovalToHost, ApprovalToWebview, checkApprovalToHost } from './webview/approval-protocol';
 import { webviewHtml, webviewOptions } from './webview-html';

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
-import { removeSandboxPrompt, revokeApprovalText, sessionPickItem, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '@sandy-ui/core/lib/common/launch-flow';
-import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
-import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import type { DerivedProject, SessionInfo } from '@sandy-ui/core/common';
+import { removeSandboxPrompt, revokeApprovalText, sessionPickItem, workspaceLabel } from '@sandy-ui/core/common';
+import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '@sandy-ui/core/common';
+import type { ApprovalRequest } from '@sandy-ui/core/common';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyState } from './sandy-state';
 import { TerminalPanels } from './terminal-panel';
 import { FallbackTerminals } from './fallback-terminal';
 import { ApprovalPanels } from './approval-panel';
 import { SettingsPanels } from './settings-panel';
 import { ProjectsTree, PROJECTS_VIEW_ID } from './projects-tree';
-import type { SandyIdeCommandId } from '@sandy-ui/core/lib/common/ide-commands';
+import type { SandyIdeCommandId } from '@sandy-ui/core/common';
 import { showInfo, showWarning, showError } from './messages';
 
 export interface SandyCommandsDeps {

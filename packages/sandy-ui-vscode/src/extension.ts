@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
-import type { PtySpawn } from '@sandy-ui/core/lib/node/pty-supervisor';
-import { SandyError } from '@sandy-ui/core/lib/common/errors';
+import { SandyServiceCore } from '@sandy-ui/core/node';
+import type { PtySpawn } from '@sandy-ui/core/node';
+import { SandyError } from '@sandy-ui/core/common';
 import { SandyLog } from './logger';
 import { loadNodePty } from './pty';
 import { SandyState } from './sandy-state';
@@ -14,9 +14,9 @@ import { SandyStatusBar } from './status-bar';
 import { SandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
-import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 import { showError } from './messages';
-import { withGitSafety } from '@sandy-ui/core/lib/node/git-safety';
+import { withGitSafety } from '@sandy-ui/core/node';
 
 /** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
 export interface SandyPluginApi {

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
-import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
-import type { LaunchOutcome, LaunchRequest } from '@sandy-ui/core/lib/common/service-protocol';
-import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import { workspaceLabel } from '@sandy-ui/core/common';
+import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/common';
+import type { ApprovalRequest } from '@sandy-ui/core/common';
+import type { LaunchOutcome, LaunchRequest } from '@sandy-ui/core/common';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyLog } from './logger';
 import { showInfo, showWarning, showError } from './messages';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 import { SandyLog } from './logger';
 
 /**

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { classifyLink, isInsideFolder, LINK_REFUSED_TEXT } from '@sandy-ui/core/lib/common/links';
+import { classifyLink, isInsideFolder, LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
 import { showWarning } from './messages';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServiceLogger } from '@sandy-ui/core/lib/node/sandy-service';
+import type { ServiceLogger } from '@sandy-ui/core/node';
 
 /** The "Sandy" log output channel behind core's ServiceLogger (the plugin never writes to the console). */
 export class SandyLog implements ServiceLogger, vscode.Disposable {

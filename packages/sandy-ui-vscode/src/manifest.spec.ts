@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/lib/common/ide-preferences';
-import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/common';
+import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 
 /** package.json is static JSON: these keep it equal to what core shares with the Theia IDE. */
 describe('the plugin manifest matches core (unit)', () => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { plainMessageText } from '@sandy-ui/core/lib/common/notification-text';
+import { plainMessageText } from '@sandy-ui/core/common';
 
 /**
  * Every message the plugin shows goes through these: VS Code turns `[label](command:…)` in a message

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { DerivedProject } from '@sandy-ui/core';
+import type { DerivedProject } from '@sandy-ui/core/common';
 import {
     describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND
-} from '@sandy-ui/core/lib/common/project-labels';
+} from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
 import { TerminalPanels } from './terminal-panel';
 

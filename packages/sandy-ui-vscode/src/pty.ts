@@ -1,5 +1,5 @@
-import type { PtySpawn } from '@sandy-ui/core/lib/node/pty-supervisor';
-import { ptySpawnFrom, NodePtyModuleLike } from '@sandy-ui/core/lib/node/pty-supervisor';
+import type { PtySpawn } from '@sandy-ui/core/node';
+import { ptySpawnFrom, NodePtyModuleLike } from '@sandy-ui/core/node';
 
 export type PtyLoad = { ok: true; spawn: PtySpawn; from: string } | { ok: false; problem: string };
 

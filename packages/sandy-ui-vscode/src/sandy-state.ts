@@ -1,10 +1,10 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/core';
-import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
-import { HOST_CONTROLLED_SETTINGS, IgnoredHostSettingNotices } from '@sandy-ui/core/lib/common/host-settings';
-import { hostSettingsInFiles } from '@sandy-ui/core/lib/node/host-settings-files';
-import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/core/common';
+import { ViewVisibility } from '@sandy-ui/core/common';
+import { HOST_CONTROLLED_SETTINGS, IgnoredHostSettingNotices } from '@sandy-ui/core/common';
+import { hostSettingsInFiles } from '@sandy-ui/core/node';
+import { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyLog } from './logger';
 import { readSandySettings, SandySettings } from './settings';
 

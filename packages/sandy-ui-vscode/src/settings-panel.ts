@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { settingsSaveLogLines, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/lib/common/settings-form';
-import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
+import { workspaceLabel } from '@sandy-ui/core/common';
+import { settingsSaveLogLines, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/common';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { validate } from './webview/messages';
 import { checkSettingsToHost, SettingsToHost, SettingsToWebview } from './webview/settings-protocol';
 import { webviewHtml, webviewOptions } from './webview-html';

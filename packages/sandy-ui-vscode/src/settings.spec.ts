@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HOST_CONTROLLED_SETTINGS, SettingInspection } from '@sandy-ui/core/lib/common/host-settings';
+import { HOST_CONTROLLED_SETTINGS, SettingInspection } from '@sandy-ui/core/common';
 import { readSandySettings, SandySectionLike } from './settings';
 
 type Scopes = Partial<Record<'defaultValue' | 'globalValue' | 'workspaceValue' | 'workspaceFolderValue', unknown>>;

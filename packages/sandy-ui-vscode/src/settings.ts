@@ -6,9 +6,9 @@
  *
  * No runtime `vscode` import, so the unit spec can hand in a configuration of its own.
  */
-import type { SettingInspection, IgnoredHostSetting } from '@sandy-ui/core/lib/common/host-settings';
-import { readHostSandyConfiguration } from '@sandy-ui/core/lib/common/host-settings';
-import type { SandyConfiguration } from '@sandy-ui/core/lib/common/service-protocol';
+import type { SettingInspection, IgnoredHostSetting } from '@sandy-ui/core/common';
+import { readHostSandyConfiguration } from '@sandy-ui/core/common';
+import type { SandyConfiguration } from '@sandy-ui/core/common';
 
 /** The slice of `vscode.WorkspaceConfiguration` for the `sandy` section that the plugin reads. */
 export interface SandySectionLike {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/lib/common/labels';
+import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
 import { TerminalPanels } from './terminal-panel';
 

@@ -3,10 +3,10 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { SessionInfo } from '@sandy-ui/core';
-import type { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
-import { LINK_REFUSED_TEXT } from '@sandy-ui/core/lib/common/links';
-import { WORD_JOINER } from '@sandy-ui/core/lib/common/notification-text';
+import type { SessionInfo } from '@sandy-ui/core/common';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
+import { LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
+import { WORD_JOINER } from '@sandy-ui/core/common';
 import { TerminalPanels, TerminalPanelsDeps } from './terminal-panel';
 
 /** VS Code's notification link grammar (linked text): `[label](https?://…|command:…|file:…)`. */

@@ -18,7 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import type { Page } from 'playwright-core';
-import { OPEN_PROJECT_INSTEAD } from '@sandy-ui/core/lib/node/workspace-guard';
+import { OPEN_PROJECT_INSTEAD } from '@sandy-ui/core/node';
 import { E2eBrowser } from '../e2e/browser';
 import { FAKE_SANDY_BIN_DIR, SandyIde } from '../e2e/harness';
 import { SandyApp } from '../e2e/page-objects/sandy-app';

@@ -19,7 +19,7 @@ import { SandyApp } from '../e2e/page-objects/sandy-app';
 import { useSandyIde } from '../e2e/suite';
 import { hasHome, isGone } from '../support/processes';
 import { holdsFor, poll } from '../support/poll';
-import { TEMP_DIR_PREFIX } from '@sandy-ui/core/lib/node/config-io';
+import { TEMP_DIR_PREFIX } from '@sandy-ui/core/node';
 
 /** The second project, whose session must survive what the first one's files do. */
 const OTHER_NAME = 'other-proj';

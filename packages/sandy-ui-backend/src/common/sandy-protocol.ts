@@ -2,13 +2,13 @@ import type { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type {
     SessionInfo, ApprovalRequest, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot,
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyServiceEvents, SandyStatus
-} from '@sandy-ui/core';
+} from '@sandy-ui/core/common';
 
 // The DTOs live in core (common/service-protocol) so the VS Code plugin shares them; re-exported
 // here so existing imports from '@sandy-ui/backend/lib/common' keep working.
 export type {
     SandyProblem, SandyStatus, ProjectsSnapshot, LaunchRequest, LaunchOutcome, AddProjectOutcome, RunOutcome, SandyConfiguration
-} from '@sandy-ui/core';
+} from '@sandy-ui/core/common';
 
 /** JSON-RPC path of the sandy service (one proxy per window). */
 export const SANDY_SERVICE_PATH = '/services/sandy';

@@ -1,9 +1,9 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import type { ApprovalRequest, DisposableLike, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core';
-import { SandyServiceCore } from '@sandy-ui/core/lib/node/sandy-service';
-import type { PtySupervisor } from '@sandy-ui/core/lib/node/pty-supervisor';
+import type { ApprovalRequest, DisposableLike, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/common';
+import { SandyServiceCore } from '@sandy-ui/core/node';
+import type { PtySupervisor } from '@sandy-ui/core/node';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyServiceClient, SandyStatus
 } from '../common/sandy-protocol';

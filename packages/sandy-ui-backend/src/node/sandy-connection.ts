@@ -1,5 +1,5 @@
 import { generateUuid } from '@theia/core';
-import type { ApprovalRequest, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core';
+import type { ApprovalRequest, SessionInfo, SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/common';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration, SandyService, SandyServiceClient, SandyStatus
 } from '../common/sandy-protocol';

@@ -1,6 +1,6 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { withGitSafety } from '@sandy-ui/core/lib/node/git-safety';
+import { withGitSafety } from '@sandy-ui/core/node';
 
 /**
  * Puts core's git safety settings into the backend's environment before any plugin host or terminal

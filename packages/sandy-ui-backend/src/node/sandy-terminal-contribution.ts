@@ -1,7 +1,7 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
-import { OutputBatcher } from '@sandy-ui/core/lib/common/output-batcher';
+import { OutputBatcher } from '@sandy-ui/core/common';
 import { SANDY_TERMINAL_PATH, TerminalFrame } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
 

@@ -1,12 +1,27 @@
-/** Node-only parts of sandy-ui-core: running sandy, finding it, its environment, locks and Docker. */
-export * from './env';
-export * from './runner';
-export * from './locate';
-export * from './sandy-client';
-export * from './lock-sweep';
-export * from './docker-client';
-export * from './workspace-guard';
-export { main as runCli, formatState, formatSchema, formatValidation, formatSweep, USAGE } from './cli';
-export type { DoctorCheck, CliIo } from './cli';
-export * from './sandy-service';
-export * from './git-safety';
+/**
+ * Node-only parts of sandy-ui-core (`@sandy-ui/core/node`): running and finding sandy, its config
+ * files, pre-flight and approvals, projects, PTYs and the one service every host binds.
+ * Feature folders: sandy/, config/, approvals/, projects/, terminal/, service/, host/, cli/.
+ */
+export * from './sandy/env';
+export * from './sandy/runner';
+export * from './sandy/locate';
+export * from './sandy/sandy-client';
+export * from './sandy/lock-sweep';
+export * from './sandy/docker-client';
+export * from './config/path-inside';
+export * from './config/config-io';
+export * from './config/settings-io';
+export * from './config/host-settings-files';
+export * from './approvals/approval-memory';
+export * from './approvals/launch-gates';
+export * from './approvals/gate-responder';
+export * from './approvals/preflight';
+export * from './projects/projects-store';
+export * from './projects/state-poller';
+export * from './projects/workspace-guard';
+export * from './terminal/pty-supervisor';
+export * from './service/sandy-service';
+export * from './host/git-safety';
+export { main as runCli, formatState, formatSchema, formatValidation, formatSweep, USAGE } from './cli/cli';
+export type { DoctorCheck, CliIo } from './cli/cli';

@@ -1,8 +1,8 @@
 import '@theia/core/shared/reflect-metadata';
 import { expect } from 'chai';
 import * as path from 'path';
-import { notificationText } from '@sandy-ui/core/lib/common/labels';
-import { cleanNotificationText, plainNotificationText, WORD_JOINER } from '@sandy-ui/core/lib/common/notification-text';
+import { notificationText } from '@sandy-ui/core/common';
+import { cleanNotificationText, plainNotificationText, WORD_JOINER } from '@sandy-ui/core/common';
 
 /**
  * Core's neutraliser against the renderer the Sandy IDE really uses for MessageService toasts:

@@ -3,10 +3,10 @@ import { CommandService } from '@theia/core';
 import { ApplicationShell, BaseWidget, codicon, Message, open, OpenerService, WidgetManager } from '@theia/core/lib/browser';
 import { Deferred } from '@theia/core/lib/common/promise-util';
 import URI from '@theia/core/lib/common/uri';
-import { ApprovalView } from '@sandy-ui/core/lib/browser/approval-view';
-import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { clearForLaunch, LaunchClearance } from '@sandy-ui/core/lib/common/launch-flow';
+import { ApprovalView } from '@sandy-ui/core/browser/approvals';
+import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/common';
+import { workspaceLabel } from '@sandy-ui/core/common';
+import { clearForLaunch, LaunchClearance } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyMessages } from './sandy-messages';
 
@@ -70,7 +70,7 @@ export class SandyApprovalWidget extends BaseWidget {
     }
 }
 
-export type { LaunchClearance } from '@sandy-ui/core/lib/common/launch-flow';
+export type { LaunchClearance } from '@sandy-ui/core/common';
 
 export const OPEN_SETTINGS_COMMAND_ID = 'sandy.openSettings';
 

@@ -1,5 +1,5 @@
 import { Command } from '@theia/core';
-import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/lib/common/ide-commands';
+import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 
 /** Theia Commands from core's shared command table (the VS Code plugin contributes the same ids). */
 function command(c: { id: string; label: string; icon?: string }): Command {

@@ -4,7 +4,7 @@ import { WindowService } from '@theia/core/lib/browser/window/window-service';
 import URI from '@theia/core/lib/common/uri';
 import { ILogger } from '@theia/core';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
-import { classifyLink, externalLinkPrompt, LINK_REFUSED_TEXT } from '@sandy-ui/core/lib/common/links';
+import { classifyLink, externalLinkPrompt, LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
 import { SandyMessages } from './sandy-messages';
 
 /**

@@ -1,6 +1,6 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { MessageService } from '@theia/core';
-import { plainMessageText } from '@sandy-ui/core/lib/common/notification-text';
+import { plainMessageText } from '@sandy-ui/core/common';
 
 /**
  * Every Sandy toast in the Theia IDE goes through here. Theia renders a message as inline markdown

@@ -1,5 +1,5 @@
 import { interfaces } from '@theia/core/shared/inversify';
-import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/lib/common/ide-preferences';
+import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/common';
 import {
     createPreferenceProxy, PreferenceContribution, PreferenceDataProperty, PreferenceProxy, PreferenceSchema, PreferenceScope, PreferenceService
 } from '@theia/core/lib/common/preferences';

@@ -2,10 +2,10 @@ import * as React from '@theia/core/shared/react';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ContextMenuRenderer, Message, ReactWidget, codicon } from '@theia/core/lib/browser';
 import { MenuPath } from '@theia/core';
-import type { DerivedProject } from '@sandy-ui/core';
+import type { DerivedProject } from '@sandy-ui/core/common';
 import {
     describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, SANDY_SEARCHED_TEXT
-} from '@sandy-ui/core/lib/common/project-labels';
+} from '@sandy-ui/core/common';
 import { ProjectsSnapshot } from '@sandy-ui/backend/lib/common';
 import { SandyStateService } from './sandy-state-service';
 

@@ -5,10 +5,10 @@ import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
-import { SandySettingsView } from '@sandy-ui/core/lib/browser/settings-view';
-import type { SettingsEdits, SettingsSaveResult, SettingsScope } from '@sandy-ui/core';
-import { workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { settingsSaveLogLines } from '@sandy-ui/core/lib/common/settings-form';
+import { SandySettingsView } from '@sandy-ui/core/browser/settings';
+import type { SettingsEdits, SettingsSaveResult, SettingsScope } from '@sandy-ui/core/common';
+import { workspaceLabel } from '@sandy-ui/core/common';
+import { settingsSaveLogLines } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 
 export const SANDY_SETTINGS_WIDGET_FACTORY_ID = 'sandy-settings';

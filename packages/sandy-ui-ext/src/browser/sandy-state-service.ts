@@ -1,11 +1,11 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { CommandService, Emitter, ILogger } from '@theia/core';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser';
-import type { DerivedProject, SessionInfo } from '@sandy-ui/core';
-import { ViewVisibility } from '@sandy-ui/core/lib/common/event';
+import type { DerivedProject, SessionInfo } from '@sandy-ui/core/common';
+import { ViewVisibility } from '@sandy-ui/core/common';
 import {
     HostControlledSetting, IgnoredHostSettingNotices, isHostControlledSetting, readHostSandyConfiguration, SANDY_LOG_CHANNEL
-} from '@sandy-ui/core/lib/common/host-settings';
+} from '@sandy-ui/core/common';
 import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
 import { PreferenceService } from '@theia/core/lib/common/preferences';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';

@@ -1,6 +1,6 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationShell, FrontendApplicationContribution, StatusBar, StatusBarAlignment } from '@theia/core/lib/browser';
-import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/lib/common/labels';
+import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/common';
 import { SandyCommands } from './sandy-commands';
 import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget } from './sandy-terminal-widget';

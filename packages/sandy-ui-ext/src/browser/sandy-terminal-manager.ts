@@ -1,10 +1,10 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { Emitter, MessageService, generateUuid } from '@theia/core';
-import type { SessionInfo } from '@sandy-ui/core';
-import { detachedText, notificationText } from '@sandy-ui/core/lib/common/labels';
-import { NotificationCoalescer } from '@sandy-ui/core/lib/common/notification-coalescer';
-import type { TerminalNotification } from '@sandy-ui/core/lib/common/osc-dispatch';
+import type { SessionInfo } from '@sandy-ui/core/common';
+import { detachedText, notificationText } from '@sandy-ui/core/common';
+import { NotificationCoalescer } from '@sandy-ui/core/common';
+import type { TerminalNotification } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalLaunchClearance, SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';

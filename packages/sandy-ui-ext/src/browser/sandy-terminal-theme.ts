@@ -2,7 +2,7 @@ import { injectable, postConstruct, inject } from '@theia/core/shared/inversify'
 import { Emitter } from '@theia/core';
 import { ThemeService } from '@theia/core/lib/browser/theming';
 import type { ITheme } from '@xterm/xterm';
-import { terminalThemeFromCss } from '@sandy-ui/core/lib/browser/terminal-theme';
+import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
 
 /** xterm colours from the current Theia theme's terminal colour variables. */
 @injectable()

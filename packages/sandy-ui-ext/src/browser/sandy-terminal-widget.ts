@@ -4,17 +4,17 @@ import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core
 import { Channel, DisposableCollection, Disposable, Emitter, ILogger } from '@theia/core';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
-import { SandyTerminalView } from '@sandy-ui/core/lib/browser/terminal-view';
-import { TerminalBanner } from '@sandy-ui/core/lib/browser/terminal-banner';
-import type { TerminalNotification } from '@sandy-ui/core/lib/common/osc-dispatch';
-import type { SessionInfo } from '@sandy-ui/core';
+import { SandyTerminalView } from '@sandy-ui/core/browser/terminal';
+import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
+import type { TerminalNotification } from '@sandy-ui/core/common';
+import type { SessionInfo } from '@sandy-ui/core/common';
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
-import { describeExit, terminalCaption, terminalTitle, workspaceLabel } from '@sandy-ui/core/lib/common/labels';
-import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/lib/common/launch-flow';
+import { describeExit, terminalCaption, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/common';
 import { SandyApprovalService } from './sandy-approval';
-import { isOfferedLink } from '@sandy-ui/core/lib/common/links';
+import { isOfferedLink } from '@sandy-ui/core/common';
 import { SandyMessages } from './sandy-messages';
 
 export const SANDY_TERMINAL_WIDGET_FACTORY_ID = 'sandy-terminal';

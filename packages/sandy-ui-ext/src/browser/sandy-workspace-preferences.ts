@@ -1,6 +1,6 @@
 import { Container, inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core';
-import { dropForbiddenWorkspaceSettings } from '@sandy-ui/core/lib/common/host-settings';
+import { dropForbiddenWorkspaceSettings } from '@sandy-ui/core/common';
 import {
     FolderPreferenceProvider, FolderPreferenceProviderFactory, FolderPreferenceProviderFolder
 } from '@theia/preferences/lib/browser/folder-preference-provider';

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
+import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/common';
 import { Check, int, messageOf, oneOf, optional, requestId, str } from './messages';
 
 /** Messages of the pre-flight approval webview (core's ApprovalView ↔ SandyServiceCore pre-flight). */

@@ -1,4 +1,4 @@
-import type { SettingsEdits, SettingsProblem, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/lib/common/settings-form';
+import type { SettingsEdits, SettingsProblem, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '@sandy-ui/core/common';
 import { arrayOf, bool, Check, messageOf, object, oneOf, optional, requestId, str } from './messages';
 
 /** Messages of the settings webview (core's SandySettingsView ↔ SandyServiceCore settings IO). */

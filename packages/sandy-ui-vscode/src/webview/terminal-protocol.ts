@@ -1,4 +1,4 @@
-import type { TerminalNotification } from '@sandy-ui/core/lib/common/osc-dispatch';
+import type { TerminalNotification } from '@sandy-ui/core/common';
 import { Check, int, messageOf, oneOf, optional, str } from './messages';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { expect } from 'chai';
-import { PtySupervisor, SignalSender } from '@sandy-ui/core/lib/node/pty-supervisor';
-import { FLOW_CONTROL, SessionInfo, StopTimings } from '@sandy-ui/core/lib/common/session-types';
+import { PtySupervisor, SignalSender } from '@sandy-ui/core/node';
+import { FLOW_CONTROL, SessionInfo, StopTimings } from '@sandy-ui/core/common';
 import { nodePtySpawn } from '../node-pty-spawn';
 import {
     FAKE_SANDY, FlowCall, OutputRecorder, ScratchHome, SentSignal, childrenOf, describeProcess, isGone, outputLine, processGroupOf,

@@ -4,9 +4,9 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { expect } from 'chai';
 import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
-import { SessionInfo } from '@sandy-ui/core/lib/common/session-types';
+import { SessionInfo } from '@sandy-ui/core/common';
 import { SandyBackend } from '../sandy-backend';
-import { sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
+import { sandboxNameFor } from '@sandy-ui/core/node';
 import {
     FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
 } from './scratch-home';

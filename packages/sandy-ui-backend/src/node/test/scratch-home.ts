@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { expect } from 'chai';
-import { lockDirFor, sandboxNameFor } from '@sandy-ui/core/lib/node/lock-sweep';
-import type { PtySpawn, SessionAttachment, SignalSender } from '@sandy-ui/core/lib/node/pty-supervisor';
-import { signalProcessGroup } from '@sandy-ui/core/lib/node/pty-supervisor';
+import { lockDirFor, sandboxNameFor } from '@sandy-ui/core/node';
+import type { PtySpawn, SessionAttachment, SignalSender } from '@sandy-ui/core/node';
+import { signalProcessGroup } from '@sandy-ui/core/node';
 import { nodePtySpawn } from '../node-pty-spawn';
 import { isGone, processesWithHome, processState } from '@sandy-ui/test/lib/support/processes';
 

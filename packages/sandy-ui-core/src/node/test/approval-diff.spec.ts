@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { compareCodePoints, diffApproval, parseApprovalFile } from '../../common/approval-diff';
-import { analyzePreflight, PreflightReport } from '../../common/preflight';
-import { sha256Hex, valueHashesFor } from '../preflight';
+import { compareCodePoints, diffApproval, parseApprovalFile } from '../../common/config/approval-diff';
+import { analyzePreflight, PreflightReport } from '../../common/config/preflight';
+import { sha256Hex, valueHashesFor } from '../approvals/preflight';
 import { fixturesRoot } from './sandy-fixtures';
 
 

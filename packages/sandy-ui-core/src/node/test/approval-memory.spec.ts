@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApprovalMemory } from '../approval-memory';
-import { workspaceHash16 } from '../preflight';
+import { ApprovalMemory } from '../approvals/approval-memory';
+import { workspaceHash16 } from '../approvals/preflight';
 
 describe('approval-memory (unit)', () => {
     let tmp: string;

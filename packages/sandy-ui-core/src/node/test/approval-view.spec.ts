@@ -3,11 +3,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { JSDOM } from 'jsdom';
-import { ApprovalView } from '../../browser/approval-view';
-import { ApprovalDecision, ApprovalRequest, buildApprovalRequest, maskApprovalLine } from '../../common/approval-model';
-import { diffApproval } from '../../common/approval-diff';
-import { runPreflight } from '../preflight';
-import { BUNDLED_FALLBACK_SCHEMA } from '../../common/schema-cache';
+import { ApprovalView } from '../../browser/approvals/approval-view';
+import { ApprovalDecision, ApprovalRequest, buildApprovalRequest, maskApprovalLine } from '../../common/approvals/approval-model';
+import { diffApproval } from '../../common/config/approval-diff';
+import { runPreflight } from '../approvals/preflight';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
 import { fixturesRoot } from './sandy-fixtures';
 
 const schema = BUNDLED_FALLBACK_SCHEMA;

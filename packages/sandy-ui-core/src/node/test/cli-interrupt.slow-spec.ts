@@ -3,7 +3,7 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INTERRUPT_EXIT_CODES, InterruptSignal, INTERRUPT_WAIT_MS, main } from '../cli';
+import { INTERRUPT_EXIT_CODES, InterruptSignal, INTERRUPT_WAIT_MS, main } from '../cli/cli';
 
 const PACKAGE = path.resolve(__dirname, '../../..');
 const BIN = path.join(PACKAGE, 'bin', 'sandy-ui.js');

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { CliIo, main } from '../cli';
+import { CliIo, main } from '../cli/cli';
 
 const PACKAGE = path.resolve(__dirname, '../../..');
 const FIXTURES = path.resolve(PACKAGE, '../../test/fixtures/sandy-1.7.1');
@@ -150,7 +150,7 @@ describe('sandy-ui CLI (slow)', function () {
     it('sweep-locks removes this workspace\'s stale lock only', async () => {
         const ws = path.join(root, 'proj');
         fs.mkdirSync(ws);
-        const { sandboxNameFor, lockDirFor } = await import('../lock-sweep');
+        const { sandboxNameFor, lockDirFor } = await import('../sandy/lock-sweep');
         const lock = lockDirFor(env.SANDY_HOME, sandboxNameFor(ws));
         fs.mkdirSync(lock, { recursive: true });
         fs.writeFileSync(path.join(lock, 'pid'), '4194305\n');

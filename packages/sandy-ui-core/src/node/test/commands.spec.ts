@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { SandyError } from '../../common/errors';
+import { SandyError } from '../../common/sandy/errors';
 import {
     printSchemaCommand, printStateCommand, printVersionCommand, SANDY_COMMAND_TIMEOUTS, validateConfigCommand, versionCommand
-} from '../../common/commands';
-import { SandyCommand } from '../../common/runner-types';
+} from '../../common/sandy/commands';
+import { SandyCommand } from '../../common/sandy/runner-types';
 import { listFixtures, loadFixture, runResultOf, SandyFixture } from './sandy-fixtures';
 
 function catchSandyError(fn: () => unknown): SandyError {

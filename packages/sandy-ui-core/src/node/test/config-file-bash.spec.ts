@@ -8,7 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseConfigFile } from '../../common/config-file';
+import { parseConfigFile } from '../../common/config/config-file';
 import { fixturesRoot } from './sandy-fixtures';
 
 /** One bash for many files (spawning bash per file is slow): each file's pairs end with a \x01 field. */

@@ -8,7 +8,7 @@ import * as path from 'path';
 import {
     applyEdits, boolSpelling, ConfigEditError, ConfigKeyLike, diagnoseConfigFile, formatValue, getEffectiveValues,
     misplacedKeysInSecrets, parseConfigFile, readLoaderLine, routeKey, serializeConfigFile
-} from '../../common/config-file';
+} from '../../common/config/config-file';
 import { fixturesRoot } from './sandy-fixtures';
 
 

@@ -3,13 +3,13 @@ import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ConfigEditError } from '../../common/config-file';
+import { ConfigEditError } from '../../common/config/config-file';
 import {
     CONFIG_FILE_MAX_BYTES, ConfigIoError, ensurePrivateMode, readConfigFile, readConfigFileSync, saveConfigEdits, sweepInterruptedWrites,
     TEMP_DIR_PREFIX, withFileLock, writeFileAtomic
-} from '../config-io';
-import { runPreflight } from '../preflight';
-import { BUNDLED_FALLBACK_SCHEMA } from '../../common/schema-cache';
+} from '../config/config-io';
+import { runPreflight } from '../approvals/preflight';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
 
 describe('config-io (unit)', () => {
     let tmp: string;
@@ -363,7 +363,7 @@ describe('config-io (unit)', () => {
         });
 
         describe('an interrupted save (SIGKILL mid-write)', () => {
-            const CONFIG_IO = path.resolve(__dirname, '..', 'config-io.js');
+            const CONFIG_IO = path.resolve(__dirname, '..', 'config', 'config-io.js');
             const KEY = 'sk-ant-interrupted-save-0123456789';
 
             /** Runs a real save in a child process and SIGKILLs it once the key is in the temp file (before the rename). */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { SandyServiceCore } from '../sandy-service';
+import { SandyServiceCore } from '../service/sandy-service';
 
 /** A sandy that answers discovery (`--version`, `--print-version`); `delay` seconds before `--version`. */
 function stubSandy(dir: string, delay = 0): string {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { SandyError } from '../../common/errors';
+import { SandyError } from '../../common/sandy/errors';
 import {
     containerSandboxName, escapePrintable, isKnownConfigKeyType, isStaleLock, KNOWN_CONFIG_KEY_TYPES, lockHolderPid,
     parseDockerCreatedAt, parsePrintSchema, parsePrintState, parsePrintVersion, parseSandyJson, parseSandyLocalTimestamp,
     parseValidateConfig, parseVersionLine, Sandbox, SandyState
-} from '../../common/contract';
+} from '../../common/sandy/contract';
 import { fixturesWithPrefix, listFixtures, loadFixture, SandyFixture } from './sandy-fixtures';
 
 const ESC = '\x1b';

@@ -3,7 +3,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { withGitSafety } from '../git-safety';
+import { withGitSafety } from '../host/git-safety';
 
 describe('git safety (attack: the agent plants a nested repository whose config runs a program)', () => {
     let tmp: string;

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { dockerfileShownLines, GatePromptWatcher, PendingGates, plainTerminalText, revealControlChars } from '../../common/launch-gates';
-import { dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../launch-gates';
-import { GateResponder } from '../gate-responder';
+import { dockerfileShownLines, GatePromptWatcher, PendingGates, plainTerminalText, revealControlChars } from '../../common/approvals/launch-gates';
+import { dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
+import { GateResponder } from '../approvals/gate-responder';
 import { fixturesRoot } from './sandy-fixtures';
 
 const fx = (name: string, file: string) => fs.readFileSync(path.join(fixturesRoot(), name, file), 'utf8');

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { projectsBanners } from '../../common/project-labels';
-import { OPEN_PROJECT_INSTEAD } from '../workspace-guard';
-import { SandyServiceCore } from '../sandy-service';
+import { projectsBanners } from '../../common/projects/project-labels';
+import { OPEN_PROJECT_INSTEAD } from '../projects/workspace-guard';
+import { SandyServiceCore } from '../service/sandy-service';
 
 /**
  * A window opens `~/.ssh` (File › Open Folder, or a `#/path` link): it is never offered as a sandy

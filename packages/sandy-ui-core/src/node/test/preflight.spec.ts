@@ -7,12 +7,12 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ConfigKeyLike } from '../../common/config-file';
+import { ConfigKeyLike } from '../../common/config/config-file';
 import {
     analyzePreflight, approvalSetLines, classifySandboxCompat, envSetKeysFrom, findWorldOpenLanEntries, PreflightInput,
     PreflightSchemaInput, sandyHomeFromEnv, sandyVersionLessThan, ValidateConfigResultLike
-} from '../../common/preflight';
-import { approvalSetHash, runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from '../preflight';
+} from '../../common/config/preflight';
+import { approvalSetHash, runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
 import { fixturesRoot } from './sandy-fixtures';
 
 

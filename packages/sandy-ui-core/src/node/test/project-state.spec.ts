@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { parsePrintSchema, parsePrintState, Sandbox, SandyState } from '../../common/contract';
+import { parsePrintSchema, parsePrintState, Sandbox, SandyState } from '../../common/sandy/contract';
 import {
     abbreviateHome, DeriveProjectsInput, DerivedProject, deriveProjects, sandboxHashSuffix, sandboxNameForWorkspace, sha256Hex
-} from '../../common/project-state';
+} from '../../common/projects/project-state';
 import { createHash, loadFixture } from './sandy-fixtures';
 
 function state(fixture: string): SandyState {

@@ -3,8 +3,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { SandyServiceCore } from '../sandy-service';
-import { sandboxNameFor } from '../lock-sweep';
+import { SandyServiceCore } from '../service/sandy-service';
+import { sandboxNameFor } from '../sandy/lock-sweep';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../../..');
 const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');

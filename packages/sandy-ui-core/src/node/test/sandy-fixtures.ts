@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { RunResult } from '../../common/runner-types';
+import type { RunResult } from '../../common/sandy/runner-types';
 
 export interface SandyFixture {
     /** Folder name, e.g. `41-print-state-full-populated`. */

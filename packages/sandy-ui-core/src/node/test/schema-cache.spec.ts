@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parsePrintSchema, SandySchema } from '../../common/contract';
-import { BUNDLED_FALLBACK_SCHEMA, SchemaCache, schemaCacheKey } from '../../common/schema-cache';
+import { parsePrintSchema, SandySchema } from '../../common/sandy/contract';
+import { BUNDLED_FALLBACK_SCHEMA, SchemaCache, schemaCacheKey } from '../../common/sandy/schema-cache';
 import { loadFixture } from './sandy-fixtures';
 
 describe('schema-cache (unit)', () => {
     const fixture = parsePrintSchema(loadFixture('01-print-schema').stdout);
 
     it('the bundled fallback is fixture 01, byte for byte', () => {
-        const bundled = fs.readFileSync(path.resolve(__dirname, '../../../src/common/fallback-schema.json'), 'utf8');
+        const bundled = fs.readFileSync(path.resolve(__dirname, '../../../src/common/sandy/fallback-schema.json'), 'utf8');
         expect(bundled).to.equal(loadFixture('01-print-schema').stdout);
         expect(BUNDLED_FALLBACK_SCHEMA).to.deep.equal(fixture);
     });

@@ -3,11 +3,11 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths } from '../settings-io';
-import { TEMP_DIR_PREFIX } from '../config-io';
-import { SandyServiceCore } from '../sandy-service';
-import { BUNDLED_FALLBACK_SCHEMA } from '../../common/schema-cache';
-import { describeModeFix } from '../../common/settings-form';
+import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths } from '../config/settings-io';
+import { TEMP_DIR_PREFIX } from '../config/config-io';
+import { SandyServiceCore } from '../service/sandy-service';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
+import { describeModeFix } from '../../common/settings/settings-form';
 
 describe('settings IO', () => {
     let dir: string;

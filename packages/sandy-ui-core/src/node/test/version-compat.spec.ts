@@ -3,11 +3,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import {
     classifySandboxVersion, compareSandyVersions, isCoreVersionBelow, isVersionAtLeast, parseSandyVersion, stripCommitSuffix
-} from '../../common/version';
+} from '../../common/sandy/version';
 import {
     CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsPrintVersion, UI_VERSION
-} from '../../common/compat';
-import { parsePrintSchema, parsePrintVersion } from '../../common/contract';
+} from '../../common/sandy/compat';
+import { parsePrintSchema, parsePrintVersion } from '../../common/sandy/contract';
 import { loadFixture } from './sandy-fixtures';
 
 describe('version (unit)', () => {

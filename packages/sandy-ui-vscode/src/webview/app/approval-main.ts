@@ -1,7 +1,7 @@
 import '@sandy-ui/core/css/approval.css';
 import './webview.css';
-import { ApprovalView } from '@sandy-ui/core/lib/browser/approval-view';
-import type { ApprovalRequest } from '@sandy-ui/core/lib/common/approval-model';
+import { ApprovalView } from '@sandy-ui/core/browser/approvals';
+import type { ApprovalRequest } from '@sandy-ui/core/common';
 import type { ApprovalToHost, ApprovalToWebview } from '../approval-protocol';
 import { PendingRequests, propagateStyleNonce, webviewChannel } from './vscode-api';
 

@@ -1,7 +1,7 @@
 import '@sandy-ui/core/css/settings.css';
 import './webview.css';
-import { SandySettingsView } from '@sandy-ui/core/lib/browser/settings-view';
-import type { SettingsSaveResult } from '@sandy-ui/core/lib/common/settings-form';
+import { SandySettingsView } from '@sandy-ui/core/browser/settings';
+import type { SettingsSaveResult } from '@sandy-ui/core/common';
 import type { SettingsToHost, SettingsToWebview } from '../settings-protocol';
 import { PendingRequests, propagateStyleNonce, webviewChannel } from './vscode-api';
 

@@ -1,10 +1,10 @@
 import '@xterm/xterm/css/xterm.css';
 import '@sandy-ui/core/css/terminal.css';
 import './webview.css';
-import { SandyTerminalView } from '@sandy-ui/core/lib/browser/terminal-view';
-import { TerminalBanner } from '@sandy-ui/core/lib/browser/terminal-banner';
-import { terminalThemeFromCss } from '@sandy-ui/core/lib/browser/terminal-theme';
-import { isOfferedLink } from '@sandy-ui/core/lib/common/links';
+import { SandyTerminalView } from '@sandy-ui/core/browser/terminal';
+import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
+import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
+import { isOfferedLink } from '@sandy-ui/core/common';
 import type { TerminalToHost, TerminalToWebview } from '../terminal-protocol';
 import { propagateStyleNonce, webviewChannel } from './vscode-api';
 

@@ -1,0 +1,2 @@
+/** The settings editor's DOM view: `@sandy-ui/core/browser/settings`. */
+export * from './settings-view';

@@ -1,0 +1,216 @@
+import { Terminal, ITerminalOptions, ITheme } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { OscDispatcher, TerminalNotification } from '../../common/terminal/osc-dispatch';
+
+/** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
+const ACK_SLICE = 4096;
+
+/** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
+export interface TerminalViewHost {
+    /** OSC 9 / 99 / 777 from the session. */
+    notify(notification: TerminalNotification): void;
+    /** OSC 52 clipboard write (reads are never answered). */
+    writeClipboard(text: string): void;
+    /** OSC 8 hyperlinks and plain URLs the user activated (the host applies links.ts `classifyLink` again). */
+    openLink(uri: string): void;
+    /**
+     * Whether an OSC 8 link is offered as a link at all: links.ts `isOfferedLink(uri, workspace)`.
+     * Absent: http, https and file links are (other schemes never are).
+     */
+    acceptsLink?(uri: string): boolean;
+}
+
+/** The PTY side as the view sees it. */
+export interface TerminalTransport {
+    write(data: string): void;
+    resize(cols: number, rows: number): void;
+    /** Characters the view has rendered, for back-pressure. */
+    acknowledge(chars: number): void;
+}
+
+export interface TerminalViewOptions {
+    theme?: ITheme;
+    fontFamily?: string;
+    fontSize?: number;
+    scrollback?: number;
+}
+
+/**
+ * sandy's TUI in xterm.js: one implementation hosted by the Theia editor tab and the VS Code webview.
+ * Sizing follows the container through a ResizeObserver (not window resize, which misses layout
+ * settling), the first fit gives the PTY its initial size, and output is acknowledged only once
+ * xterm has parsed it, so a flood cannot outrun the renderer.
+ */
+export class SandyTerminalView {
+    readonly term: Terminal;
+    protected readonly fitAddon = new FitAddon();
+    protected readonly osc: OscDispatcher;
+    protected transport: TerminalTransport | undefined;
+    protected readonly resizeObserver: ResizeObserver;
+    protected lastSize: { cols: number; rows: number } | undefined;
+    protected resizeTimer: ReturnType<typeof setTimeout> | undefined;
+    protected disposed = false;
+    /** Replays still being parsed (their OSC side effects are muted). */
+    protected replaying = 0;
+    protected readonly disposables: Array<{ dispose(): void }> = [];
+
+    constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
+        const termOptions: ITerminalOptions = {
+            allowProposedApi: true,
+            cursorBlink: true,
+            scrollback: options.scrollback ?? 10000,
+            fontFamily: options.fontFamily ?? 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace',
+            fontSize: options.fontSize ?? 13,
+            theme: options.theme,
+            // OSC 8 hyperlinks: xterm parses them itself, after the dispatcher let only the offered ones through
+            // (http, https, and file inside the workspace; every other scheme is swallowed), so xterm's own
+            // http-only filter would only hide the file links. Activation is a click, and the host decides.
+            linkHandler: {
+                activate: (_event, uri) => this.host.openLink(uri),
+                allowNonHttpProtocols: true
+            }
+        };
+        this.term = new Terminal(termOptions);
+        this.term.loadAddon(this.fitAddon);
+        // Plain-text URLs: the addon matches http(s) only, and acts on a click only; the host classifies again.
+        this.term.loadAddon(new WebLinksAddon((_event, uri) => this.host.openLink(uri)));
+        this.osc = new OscDispatcher({
+            notify: n => this.host.notify(n),
+            clipboard: text => this.host.writeClipboard(text),
+            acceptsLink: host.acceptsLink ? uri => host.acceptsLink!(uri) : undefined
+        });
+        for (const ident of OscDispatcher.IDENTS) {
+            this.disposables.push(this.term.parser.registerOscHandler(ident, payload => this.osc.handle(ident, payload)));
+        }
+        this.disposables.push(this.term.onData(data => this.transport?.write(data)));
+        this.disposables.push(this.term.onBinary(data => this.transport?.write(data)));
+        this.term.open(container);
+        this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
+        this.resizeObserver.observe(container);
+    }
+
+    /**
+     * Measure the container and return the size the PTY must be spawned with. Call once the
+     * container is laid out; the spec forbids a hard-coded default (sandy would draw into a corner).
+     */
+    measure(): { cols: number; rows: number } {
+        this.fitNow(false);
+        return { cols: this.term.cols, rows: this.term.rows };
+    }
+
+    attach(transport: TerminalTransport): void {
+        this.transport = transport;
+        this.lastSize = undefined;
+        this.fitNow(true);
+    }
+
+    detach(): void {
+        this.transport = undefined;
+    }
+
+    /** Output from the PTY; acknowledged when xterm has processed it. */
+    write(data: string, parsed?: () => void): void {
+        if (this.disposed || !data) {
+            parsed?.();
+            return;
+        }
+        // Acknowledge in slices as xterm parses them: one acknowledgement per large batch would let the
+        // backend's unacknowledged count sit above the resume mark until the whole batch is drawn, so
+        // the PTY would stall once per batch (measured by `npm run bench`).
+        for (let offset = 0; offset < data.length; offset += ACK_SLICE) {
+            const slice = data.slice(offset, offset + ACK_SLICE);
+            const last = offset + ACK_SLICE >= data.length;
+            this.term.write(slice, () => {
+                this.transport?.acknowledge(slice.length);
+                if (last) {
+                    parsed?.();
+                }
+            });
+        }
+    }
+
+    /**
+     * Earlier output, shown to a window that (re)attaches: the screen starts clean and shows it, but
+     * its notifications and clipboard writes are not acted on again — they were, in the windows that
+     * were there (and a flood of them in the history must not greet every new window).
+     */
+    replay(data: string): void {
+        this.clear();
+        this.replaying++;
+        this.osc.muted = true;
+        this.write(data, () => {
+            if (--this.replaying === 0) {
+                this.osc.muted = false;
+            }
+        });
+    }
+
+    /** Keep the final screen and say how the session ended. */
+    writeExitBanner(text: string): void {
+        this.term.write(`\r\n\x1b[0m\x1b[2m${text.replace(/[\x00-\x1f\x7f]/g, '')}\x1b[0m\r\n`);
+    }
+
+    focus(): void {
+        this.term.focus();
+    }
+
+    /** The selected text ('' when nothing is selected). */
+    get selection(): string {
+        return this.term.getSelection();
+    }
+
+    /** Paste as a terminal does (bracketed paste when the TUI asked for it). */
+    paste(text: string): void {
+        if (text) {
+            this.term.paste(text);
+        }
+    }
+
+    clear(): void {
+        this.term.reset();
+    }
+
+    setTheme(theme: ITheme): void {
+        this.term.options.theme = theme;
+    }
+
+    protected scheduleFit(): void {
+        if (this.resizeTimer) {
+            clearTimeout(this.resizeTimer);
+        }
+        this.resizeTimer = setTimeout(() => this.fitNow(true), 30);
+    }
+
+    protected fitNow(notify: boolean): void {
+        if (this.disposed || !this.container.isConnected || this.container.clientWidth === 0 || this.container.clientHeight === 0) {
+            // Hidden (a background tab): keep the last size rather than collapsing the PTY.
+            return;
+        }
+        try {
+            this.fitAddon.fit();
+        } catch {
+            return;
+        }
+        const size = { cols: this.term.cols, rows: this.term.rows };
+        if (notify && this.transport && (!this.lastSize || this.lastSize.cols !== size.cols || this.lastSize.rows !== size.rows)) {
+            this.lastSize = size;
+            this.transport.resize(size.cols, size.rows);
+        }
+    }
+
+    dispose(): void {
+        if (this.disposed) {
+            return;
+        }
+        this.disposed = true;
+        this.resizeObserver.disconnect();
+        if (this.resizeTimer) {
+            clearTimeout(this.resizeTimer);
+        }
+        for (const d of this.disposables) {
+            d.dispose();
+        }
+        this.term.dispose();
+    }
+}

@@ -1,0 +1,164 @@
+/**
+ * Which value of a host-controlled setting counts — one rule for the Theia IDE and the VS Code plugin.
+ *
+ * A host-controlled setting chooses a program the IDE runs on the host (`sandy.path`) or widens the
+ * host environment sandy is given (`sandy.passEnvironment`). A workspace's `.vscode/settings.json`
+ * or `.theia/settings.json` is written by whoever wrote the repository, and during a session by the
+ * agent through its read-write workspace, so for these settings only the user's own settings and the
+ * default count: a workspace or folder value is ignored, not merely outranked, whatever the host's
+ * own merging or trust would do with it.
+ */
+import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
+import type { SandyConfiguration } from '../service/service-protocol';
+
+type Properties = typeof SANDY_PREFERENCE_PROPERTIES;
+
+/** The output channel (log) where both hosts say what they ignored. */
+export const SANDY_LOG_CHANNEL = 'Sandy';
+
+/** The settings whose schema says `scope: 'application'` (user settings only). */
+export type HostControlledSetting = {
+    [K in keyof Properties]: Properties[K] extends { scope: 'application' } ? K : never
+}[keyof Properties];
+
+/** Every host-controlled setting: a new setting joins by declaring `scope: 'application'` in ide-preferences.ts. */
+export const HOST_CONTROLLED_SETTINGS: readonly HostControlledSetting[] = Object.entries(SANDY_PREFERENCE_PROPERTIES)
+    .filter(([, property]) => 'scope' in property && property.scope === 'application')
+    .map(([key]) => key as HostControlledSetting);
+
+export function isHostControlledSetting(key: string): key is HostControlledSetting {
+    return (HOST_CONTROLLED_SETTINGS as readonly string[]).includes(key);
+}
+
+/**
+ * A setting's value in each scope, with the names both hosts' `inspect()` use (VS Code's
+ * `WorkspaceConfiguration.inspect`, Theia's `PreferenceService.inspect`).
+ */
+export interface SettingInspection<T = unknown> {
+    defaultValue?: T;
+    globalValue?: T;
+    workspaceValue?: T;
+    workspaceFolderValue?: T;
+}
+
+/** The rule: the user's value, else the default. Workspace and folder values never count. */
+export function hostSettingValue<T>(inspection: SettingInspection<T> | undefined): T | undefined {
+    return inspection?.globalValue ?? inspection?.defaultValue;
+}
+
+export type IgnoredScope = 'workspace' | 'folder';
+
+/** A workspace or folder value of a host-controlled setting that the rule threw away. */
+export interface IgnoredHostSetting {
+    key: HostControlledSetting;
+    scope: IgnoredScope;
+}
+
+/** sandy's configuration from the host's settings, and what a workspace tried to set. */
+export interface HostSandyConfiguration {
+    config: SandyConfiguration;
+    ignored: IgnoredHostSetting[];
+}
+
+/**
+ * Reads sandy's configuration through the rule, with the types checked (a user's settings file
+ * may hold anything): `inspect` is the host's inspect() for one setting.
+ */
+export function readHostSandyConfiguration(inspect: (key: HostControlledSetting) => SettingInspection | undefined): HostSandyConfiguration {
+    const ignored: IgnoredHostSetting[] = [];
+    const read = (key: HostControlledSetting): unknown => {
+        const inspection = inspect(key);
+        if (inspection?.workspaceValue !== undefined) {
+            ignored.push({ key, scope: 'workspace' });
+        }
+        if (inspection?.workspaceFolderValue !== undefined) {
+            ignored.push({ key, scope: 'folder' });
+        }
+        return hostSettingValue(inspection);
+    };
+    const sandyPath = read('sandy.path');
+    const passEnv = read('sandy.passEnvironment');
+    return {
+        config: {
+            sandyPath: typeof sandyPath === 'string' && sandyPath.trim() ? sandyPath : undefined,
+            passEnv: Array.isArray(passEnv) ? passEnv.filter((name): name is string => typeof name === 'string') : []
+        },
+        ignored
+    };
+}
+
+const WHY_IGNORED: Record<HostControlledSetting, string> = {
+    'sandy.path': 'a workspace cannot choose the program the IDE runs',
+    'sandy.passEnvironment': 'a workspace cannot widen the environment sandy gets'
+};
+
+/** The one line a host logs for an ignored workspace value (`file` as the user would open it). */
+export function ignoredHostSettingMessage(key: string, file: string): string {
+    const why = isHostControlledSetting(key) ? WHY_IGNORED[key] : 'a workspace cannot choose a program the host runs, or what it trusts';
+    return `sandy: ignored "${key}" in ${file}: ${why}. Set it in your user settings if you mean it.`;
+}
+
+/**
+ * The host-controlled settings a settings file's text names (JSON with comments). Only for the
+ * notice, never for a value: a key in a comment is named too, which merely says "ignored" once more.
+ */
+export function hostSettingsNamedIn(text: string): HostControlledSetting[] {
+    return HOST_CONTROLLED_SETTINGS.filter(key => new RegExp(`"${key.replace(/\./g, '\\.')}"\\s*:`).test(text));
+}
+
+/** Says each ignored (setting, file) once for the life of a window. */
+export class IgnoredHostSettingNotices {
+    protected readonly said = new Set<string>();
+
+    constructor(protected readonly say: (line: string) => void) { }
+
+    /** True if this call said it (the first time for this setting and file). */
+    note(key: string, file: string): boolean {
+        const id = `${key}\0${file}`;
+        if (this.said.has(id)) {
+            return false;
+        }
+        this.said.add(id);
+        this.say(ignoredHostSettingMessage(key, file));
+        return true;
+    }
+}
+
+/**
+ * Settings of the IDE around sandy that choose a program the host runs, or what it trusts, and that a
+ * workspace therefore may not set (the agent writes `.theia/settings.json` in its read-write
+ * workspace; sandy keeps only `.vscode/` read-only): MCP servers Theia starts by itself, the shell and
+ * profiles of the next terminal, the git executable, workspace trust itself — plus every setting of
+ * ours that is host-controlled. Checked by the Theia host's workspace and folder preference providers,
+ * which drop such values before Theia (or its plugin host) ever sees them.
+ */
+export const WORKSPACE_FORBIDDEN_SETTINGS: readonly RegExp[] = [
+    /^ai-features\.mcp\./,
+    /^terminal\.integrated\.(shell|shellArgs|profiles|defaultProfile|automationProfile|automationShell|env)(\.|$)/,
+    /^terminal\.external\./,
+    /^git\.path$/,
+    /^security\.workspace\.trust\./
+];
+
+/** Whether a workspace or folder settings file may set `key` (a language override `[lang]` is checked per key). */
+export function workspaceMaySet(key: string): boolean {
+    return !isHostControlledSetting(key) && !WORKSPACE_FORBIDDEN_SETTINGS.some(re => re.test(key));
+}
+
+/** A workspace settings object without what {@link workspaceMaySet} forbids (also inside `[language]` overrides). */
+export function dropForbiddenWorkspaceSettings<T>(prefs: Readonly<Record<string, T>>): { kept: Record<string, T>; dropped: string[] } {
+    const kept: Record<string, T> = {};
+    const dropped: string[] = [];
+    for (const [key, value] of Object.entries(prefs)) {
+        if (/^\[.*\]$/.test(key) && value && typeof value === 'object' && !Array.isArray(value)) {
+            const inner = dropForbiddenWorkspaceSettings(value as Record<string, unknown>);
+            dropped.push(...inner.dropped.map(k => `${key}.${k}`));
+            kept[key] = inner.kept as unknown as T;
+        } else if (workspaceMaySet(key)) {
+            kept[key] = value;
+        } else {
+            dropped.push(key);
+        }
+    }
+    return { kept, dropped };
+}

@@ -1,0 +1,113 @@
+import type { SessionInfo } from '../session/session-types';
+import { cleanNotificationText, NotificationRenderer, plainNotificationText } from '../terminal/notification-text';
+
+/** Last path segment of a workspace, for tab titles (POSIX and Windows separators). */
+export function workspaceLabel(workspace: string): string {
+    const trimmed = workspace.replace(/[\\/]+$/, '');
+    const idx = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+    return (idx >= 0 ? trimmed.slice(idx + 1) : trimmed) || workspace;
+}
+
+/** How a session ended, in words a user understands (codes from CONTRACT §6.5). */
+export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'status'>): string {
+    if (info.status !== 'exited') {
+        return 'sandy is running.';
+    }
+    if (info.signal) {
+        return info.signal === 'SIGKILL'
+            ? 'sandy was killed (SIGKILL); its lock and temporary files may remain — the next launch cleans the stale lock.'
+            : `sandy ended on ${info.signal}.`;
+    }
+    switch (info.exitCode) {
+        case 0: return 'sandy exited normally.';
+        case 130: return 'sandy stopped (interrupted, exit 130).';
+        case 143: return 'sandy stopped (terminated, exit 143).';
+        case 129: return 'sandy stopped (hang-up, exit 129).';
+        case undefined: return 'sandy ended.';
+        default: return `sandy exited with code ${info.exitCode}.`;
+    }
+}
+
+/** "3m 12s" style elapsed time for the status bar. */
+export function formatElapsed(ms: number): string {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const sec = s % 60;
+    if (h) {
+        return `${h}h ${m}m`;
+    }
+    if (m) {
+        return `${m}m ${sec}s`;
+    }
+    return `${sec}s`;
+}
+
+/** The status bar's session count: `N sandy sessions` (hosts add their own icon syntax). */
+export function sessionsStatusText(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
+    return `${live.length} sandy session${live.length === 1 ? '' : 's'}`;
+}
+
+export function sessionsStatusTooltip(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
+    return live.map(s => `${workspaceLabel(s.workspace)} — pid ${s.pid}`).join('\n') + '\nClick to switch';
+}
+
+/** The focused session: `pid · agent · elapsed`. */
+export function activeSessionText(session: Pick<SessionInfo, 'pid' | 'agent' | 'startedAt'>, now = Date.now()): string {
+    const parts = [`pid ${session.pid}`];
+    if (session.agent) {
+        parts.push(session.agent);
+    }
+    parts.push(formatElapsed(now - session.startedAt));
+    return parts.join(' · ');
+}
+
+export function activeSessionTooltip(session: Pick<SessionInfo, 'workspace' | 'status'>): string {
+    return `sandy in ${session.workspace}${session.status === 'stopping' ? ' (stopping…)' : ''}`;
+}
+
+/** One row of the "switch / stop / reattach which session?" pick. */
+export function sessionPickItem(s: SessionInfo, now = Date.now()): { label: string; description: string; detail: string } {
+    return {
+        label: workspaceLabel(s.workspace),
+        description: `pid ${s.pid}${s.agent ? ` · ${s.agent}` : ''} · ${formatElapsed(now - s.startedAt)}`,
+        detail: s.workspace
+    };
+}
+
+/**
+ * A terminal notification (OSC 9 / 99 / 777) as a host notification's message, ready for the host's
+ * renderer: the agent's text cleaned, capped and escaped (see notification-text.ts), so it shows
+ * exactly as sent and can form no link or markup. `more`: notifications folded into this one.
+ */
+export function notificationText(workspace: string, n: { title?: string; body: string }, renderer: NotificationRenderer, more = 0): string {
+    const text = cleanNotificationText(n.title ? `${n.title}: ${n.body}` : n.body);
+    const folded = more > 0 ? ` (and ${more} more)` : '';
+    return plainNotificationText(`sandy (${cleanNotificationText(workspaceLabel(workspace), 80)}): ${text}${folded}`, renderer, Number.MAX_SAFE_INTEGER);
+}
+
+/** The sandy terminal tab's title: `● ` while a notification is unread, ` (ended)` after exit. */
+export function terminalTitle(workspace: string, session: Pick<SessionInfo, 'status'> | undefined, unread: boolean): string {
+    const ended = session?.status === 'exited' ? ' (ended)' : '';
+    return `${unread ? '● ' : ''}sandy: ${workspaceLabel(workspace)}${ended}`;
+}
+
+export function terminalCaption(workspace: string, session: Pick<SessionInfo, 'pid' | 'status'> | undefined): string {
+    return `${workspace}${session ? ` — pid ${session.pid}, ${session.status}` : ''}`;
+}
+
+/** The confirmation of Remove Sandbox (destructive: both hosts ask with these words). */
+export function removeSandboxPrompt(displayPath: string): string {
+    return `Remove the sandbox of ${displayPath}? Its agent state, caches, history and approvals are deleted (sandy --remove-sandbox). The workspace files are not touched.`;
+}
+
+export function revokeApprovalText(displayName: string, removed: boolean): string {
+    return removed
+        ? `Sandy: approvals for ${displayName} revoked (privileged keys, Dockerfile, symlinks) — the next launch asks again.`
+        : `Sandy: ${displayName} had no recorded approval.`;
+}
+
+/** After a tab closed on a live session: it only detached. */
+export function detachedText(workspace: string): string {
+    return `sandy (${workspaceLabel(workspace)}) keeps running in the background.`;
+}

@@ -1,0 +1,493 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { describeVerdict, evaluateCompat } from '../../common/sandy/compat';
+import { SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
+import { isSandyError, SandyError, SandyErrorCode } from '../../common/sandy/errors';
+import { compareSandyVersions } from '../../common/sandy/version';
+import { DockerReadClient } from '../sandy/docker-client';
+import { examineExecutable, locateSandy, LocatedSandy, SANDY_INSTALL_COMMAND } from '../sandy/locate';
+import { LockSweepReport, sweepLocks } from '../sandy/lock-sweep';
+import { INTROSPECTION_MIN_SANDY, SandyClient } from '../sandy/sandy-client';
+import { DEFAULT_KILL_GRACE_MS, ProcessSandyRunner } from '../sandy/runner';
+import { formatBytes } from '../../common/projects/project-labels';
+
+/**
+ * `sandy-ui`: the checks and views of the IDE on a terminal, for support and scripts. Exit status:
+ * 0 fine, 1 doctor found a problem (or a validated file has errors), 2 the command itself failed —
+ * with one actionable line on stderr, never a stack trace.
+ */
+
+/** Where the CLI reads and writes; injected by tests. */
+export interface CliIo {
+    stdout(text: string): void;
+    stderr(text: string): void;
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    home: string;
+    /** Aborted when the CLI is interrupted: every sandy it started is ended with its process group. */
+    signal?: AbortSignal;
+}
+
+export const USAGE = `sandy-ui — check and inspect the sandy that sandy-ui uses
+
+Usage: sandy-ui [--sandy PATH] [--json] <command> [arguments]
+
+Commands:
+  doctor                    check sandy, its version, Docker and folders; exit 1 when something is missing
+  state [light]             sandboxes, locks and containers (sandy --print-state)
+  schema                    what sandy's config schema offers (sandy --print-schema)
+  validate <config>         what sandy says about a config file (sandy --validate-config)
+  sweep-locks <workspace>   remove this workspace's sandy lock if its holder is dead
+
+Options:
+  --sandy PATH   use this sandy instead of searching PATH and the usual install folders
+  --json         machine-readable output; failures as {"error":{"code","message","hint"}}
+  -h, --help     show this text
+
+Exit status: 0 ok, 1 problems found, 2 the command failed.
+`;
+
+interface ParsedArgs {
+    command?: string;
+    positional: string[];
+    json: boolean;
+    help: boolean;
+    sandyPath?: string;
+}
+
+function parseArgs(argv: readonly string[]): ParsedArgs {
+    const parsed: ParsedArgs = { positional: [], json: false, help: false };
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i];
+        if (arg === '--json') {
+            parsed.json = true;
+        } else if (arg === '-h' || arg === '--help') {
+            parsed.help = true;
+        } else if (arg === '--sandy' || arg.startsWith('--sandy=')) {
+            const value = arg === '--sandy' ? argv[++i] : arg.slice('--sandy='.length);
+            if (!value) {
+                throw usageError('--sandy needs a path.', 'Pass the path of the sandy executable: --sandy /path/to/sandy');
+            }
+            parsed.sandyPath = value;
+        } else if (arg === '--') {
+            parsed.positional.push(...argv.slice(i + 1));
+            break;
+        } else if (arg.startsWith('-') && arg !== '-') {
+            throw usageError(`Unknown option ${arg}.`, 'Run `sandy-ui --help` for the options.');
+        } else {
+            parsed.positional.push(arg);
+        }
+    }
+    parsed.command = parsed.positional.shift();
+    return parsed;
+}
+
+function usageError(message: string, hint: string): SandyError {
+    return new SandyError('usage', message, hint);
+}
+
+/** Runs the CLI; resolves with the exit status. Never throws. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+    let json = argv.includes('--json');
+    try {
+        const args = parseArgs(argv);
+        json = args.json;
+        if (args.help) {
+            io.stdout(USAGE);
+            return 0;
+        }
+        if (!args.command) {
+            throw usageError('No command given.', 'Run `sandy-ui --help` for the commands, e.g. `sandy-ui doctor`.');
+        }
+        switch (args.command) {
+            case 'doctor': return await doctor(args, io);
+            case 'state': return await state(args, io);
+            case 'schema': return await schema(args, io);
+            case 'validate': return await validate(args, io);
+            case 'sweep-locks': return await sweep(args, io);
+            default:
+                throw usageError(`Unknown command "${args.command}".`, 'Run `sandy-ui --help` for the commands.');
+        }
+    } catch (e) {
+        if (io.signal?.aborted) {
+            // Interrupted: the caller exits with the signal's status; a shell prints nothing for ^C either.
+            return 2;
+        }
+        reportFailure(e, json, io);
+        return 2;
+    }
+}
+
+/** The exit status of a run ended by a signal, as a shell reports it (128 + the signal's number). */
+export const INTERRUPT_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export type InterruptSignal = keyof typeof INTERRUPT_EXIT_CODES;
+
+/**
+ * How long an interrupted CLI waits for its sandy children to go: the runner's SIGTERM → grace →
+ * SIGKILL of their process group, plus a margin. A command awaiting something else (the Docker
+ * ping) is not waited for beyond it.
+ */
+export const INTERRUPT_WAIT_MS = DEFAULT_KILL_GRACE_MS + 1000;
+
+/**
+ * `sandy-ui` as a process (bin/sandy-ui.js). sandy runs in a process group of its own (so that a
+ * timeout can end its whole tree), which also means the terminal's Ctrl-C reaches only this
+ * process: on SIGINT, SIGTERM or SIGHUP the CLI therefore ends its sandy children's groups itself
+ * before it exits with 130, 143 or 129.
+ */
+export async function runFromProcess(argv: readonly string[], proc: NodeJS.Process = process): Promise<void> {
+    const controller = new AbortController();
+    let received: InterruptSignal | undefined;
+    let interrupted: (() => void) | undefined;
+    const interruptedPromise = new Promise<void>(resolve => { interrupted = resolve; });
+    const onSignal = (signal: InterruptSignal): void => {
+        if (received) {
+            return; // already ending; the wait below is bounded
+        }
+        received = signal;
+        controller.abort(Object.assign(new Error(`sandy-ui was interrupted (${signal}).`), { name: 'AbortError' }));
+        interrupted?.();
+    };
+    const signals = Object.keys(INTERRUPT_EXIT_CODES) as InterruptSignal[];
+    for (const signal of signals) {
+        proc.on(signal, onSignal);
+    }
+    const run = main(argv, { ...defaultIo(), signal: controller.signal });
+    const code = await Promise.race([
+        run,
+        interruptedPromise.then(() => Promise.race([run, new Promise<number>(resolve => setTimeout(resolve, INTERRUPT_WAIT_MS, 2).unref())]))
+    ]);
+    for (const signal of signals) {
+        proc.off(signal, onSignal);
+    }
+    if (received) {
+        // Open sockets (a Docker ping) must not keep an interrupted CLI alive.
+        proc.exit(INTERRUPT_EXIT_CODES[received]);
+    }
+    proc.exitCode = code;
+}
+
+function reportFailure(e: unknown, json: boolean, io: CliIo): void {
+    const err = isSandyError(e)
+        ? e
+        : new SandyError('failed', `sandy-ui failed: ${e instanceof Error ? e.message : String(e)}`,
+            'Run again; if it persists, report it with the command you ran.');
+    const oneLine = (s: string): string => s.replace(/\s*\r?\n\s*/g, ' ').trim();
+    io.stderr(`sandy-ui: ${oneLine(err.message)}${err.hint ? ` ${oneLine(err.hint)}` : ''}\n`);
+    if (json) {
+        const error: { code: SandyErrorCode; message: string; hint: string } = { code: err.code, message: err.message, hint: err.hint };
+        io.stdout(`${JSON.stringify({ error })}\n`);
+    }
+}
+
+function defaultIo(): CliIo {
+    return {
+        stdout: text => { process.stdout.write(text); },
+        stderr: text => { process.stderr.write(text); },
+        env: process.env,
+        cwd: process.cwd(),
+        home: os.homedir()
+    };
+}
+
+async function locate(args: ParsedArgs, io: CliIo): Promise<LocatedSandy> {
+    // On a command line a relative --sandy means "from here"; locateSandy refuses relative paths
+    // because an IDE's cwd is arbitrary.
+    const configured = args.sandyPath && !args.sandyPath.startsWith('~') ? path.resolve(io.cwd, args.sandyPath) : args.sandyPath;
+    return locateSandy({
+        configuredPath: configured, processEnv: io.env, home: io.home,
+        runnerFor: sandyPath => new ProcessSandyRunner({ sandyPath, processEnv: io.env, signal: io.signal })
+    });
+}
+
+async function clientFor(args: ParsedArgs, io: CliIo): Promise<SandyClient> {
+    const sandy = await locate(args, io);
+    return SandyClient.forPath(sandy.path, { processEnv: io.env, signal: io.signal }, { fullVersion: sandy.fullVersion });
+}
+
+function needArg(args: ParsedArgs, what: string, example: string): string {
+    const value = args.positional[0];
+    if (!value) {
+        throw usageError(`${args.command} needs ${what}.`, `Example: sandy-ui ${args.command} ${example}`);
+    }
+    return value;
+}
+
+function printJson(io: CliIo, value: unknown): void {
+    io.stdout(`${JSON.stringify(value, undefined, 2)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// state / schema / validate / sweep-locks
+
+async function state(args: ParsedArgs, io: CliIo): Promise<number> {
+    const modeArg = args.positional[0];
+    if (modeArg !== undefined && modeArg !== 'light' && modeArg !== 'full') {
+        throw usageError(`Unknown state mode "${modeArg}".`, 'Use `sandy-ui state` (full) or `sandy-ui state light`.');
+    }
+    const result = await (await clientFor(args, io)).state(modeArg === 'light' ? 'light' : 'full');
+    if (args.json) {
+        printJson(io, result);
+    } else {
+        io.stdout(formatState(result));
+    }
+    return 0;
+}
+
+/** A terminal summary of `--print-state`. */
+export function formatState(s: SandyState): string {
+    const lines: string[] = [];
+    lines.push(`SANDY_HOME  ${s.sandy_home}${s.host_id ? `  (host ${s.host_id})` : ''}`);
+    lines.push(`Docker      ${s.docker_reachable ? 'reachable' : 'not reachable'}`);
+    lines.push(`Sandboxes   ${s.sandboxes.length}`);
+    for (const b of s.sandboxes) {
+        const lock = !b.lock_held ? ''
+            : b.lock_holder_alive === true ? `  locked by pid ${b.lock_holder_pid}`
+                : b.lock_holder_alive === false ? `  STALE lock (pid ${b.lock_holder_pid} not running)`
+                    : `  locked (pid ${b.lock_holder_pid === '' ? 'not written yet' : JSON.stringify(b.lock_holder_pid)})`;
+        const ws = b.workspace_path ? `${b.workspace_path}${b.workspace_exists === false ? ' (missing)' : ''}` : '(no workspace marker)';
+        const size = typeof b.size_bytes === 'number' ? `  ${formatBytes(b.size_bytes)}` : '';
+        lines.push(`  ${b.name}  ${ws}${size}${lock}`);
+    }
+    if (s.running_containers) {
+        lines.push(`Containers  ${s.running_containers.length}`);
+        for (const c of s.running_containers) {
+            lines.push(`  ${c.name}  ${c.image}${c.daemon ? '  daemon' : ''}${typeof c.attached_clients === 'number' ? `  ${c.attached_clients} attached` : ''}`);
+        }
+    }
+    if (s.approvals.length) {
+        lines.push(`Approvals   ${s.approvals.length}`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+
+
+async function schema(args: ParsedArgs, io: CliIo): Promise<number> {
+    const result = await (await clientFor(args, io)).schema();
+    if (args.json) {
+        printJson(io, result);
+    } else {
+        io.stdout(formatSchema(result));
+    }
+    return 0;
+}
+
+/** A terminal summary of `--print-schema`. */
+export function formatSchema(s: SandySchema): string {
+    const c = s.config;
+    return [
+        `sandy ${s.sandy.version}${s.sandy.commit ? ` (${s.sandy.commit})` : ''}, config schema v${s.schema_version}`,
+        `Config keys  ${c.privileged_keys.length} privileged, ${c.passive_keys.length} passive, ${c.env_only_keys.length} env-only`,
+        `Agents       ${s.agents.map(a => a.name).join(', ')}`,
+        `CLI flags    ${s.cli_flags.length}`,
+        `Sandboxes    created before sandy ${s.sandy.sandbox_min_compat} are refused at launch`,
+        ''
+    ].join('\n');
+}
+
+async function validate(args: ParsedArgs, io: CliIo): Promise<number> {
+    const file = path.resolve(io.cwd, needArg(args, 'a config file', '.sandy/config'));
+    const result = await (await clientFor(args, io)).validateConfig(file);
+    if (args.json) {
+        printJson(io, result);
+    } else {
+        io.stdout(formatValidation(result));
+    }
+    return result.errors.length ? 1 : 0;
+}
+
+/** A terminal summary of `--validate-config`; says what it does not check (CONTRACT §0.2). */
+export function formatValidation(v: ValidateConfigResult): string {
+    const lines = [`${v.path}  (${v.source_tier} tier)`];
+    for (const e of v.errors) {
+        lines.push(`  error    ${e}`);
+    }
+    for (const w of v.warnings) {
+        lines.push(`  warning  ${w.key}: ${w.message}`);
+    }
+    if (v.unknown_keys.length) {
+        lines.push(`  unknown keys: ${v.unknown_keys.join(', ')}`);
+    }
+    if (v.privileged_keys_requiring_approval.length) {
+        lines.push(`  needs approval: ${v.privileged_keys_requiring_approval.join(', ')} — status ${v.approval_status}`);
+    }
+    lines.push('  (sandy checks values only at launch: types, ranges and patterns are not validated here.)');
+    return `${lines.join('\n')}\n`;
+}
+
+async function sweep(args: ParsedArgs, io: CliIo): Promise<number> {
+    const workspace = path.resolve(io.cwd, needArg(args, 'a workspace folder', '~/src/my-project'));
+    const report = await sweepLocks(sandyHome(io), workspace);
+    if (args.json) {
+        printJson(io, report);
+    } else {
+        io.stdout(`${formatSweep(report)}\n`);
+    }
+    return 0;
+}
+
+/** One line per sweep outcome. */
+export function formatSweep(r: LockSweepReport): string {
+    const pid = r.pid === undefined ? '' : ` (pid ${JSON.stringify(r.pid)})`;
+    switch (r.reason) {
+        case 'no-lock': return `No lock for ${r.workspace} (${r.sandboxName}).`;
+        case 'stale': return `Removed the stale lock of ${r.workspace}: pid ${r.pid} is not running.`;
+        case 'alive': return `Kept the lock of ${r.workspace}: pid ${r.pid} is running — sandy is in use there.`;
+        case 'eperm': return `Kept the lock of ${r.workspace}: pid ${r.pid} runs as another user.`;
+        case 'pid-missing': return `Kept the lock of ${r.workspace}: it has no pid yet (a sandy may be starting). If no sandy runs there, remove ${r.lockDir}`;
+        case 'pid-empty':
+        case 'pid-not-numeric': return `Kept the lock of ${r.workspace}: its pid file is not a number${pid}. If no sandy runs there, remove ${r.lockDir}`;
+        case 'raced': return `Left the lock of ${r.workspace} alone: another sandy took it over meanwhile.`;
+        default: return `Kept the lock of ${r.workspace} (${r.reason})${pid}: ${r.lockDir}`;
+    }
+}
+
+function sandyHome(io: CliIo): string {
+    return io.env.SANDY_HOME || path.join(io.home, '.sandy');
+}
+
+// ------------------------------------------------------------------------------------------------
+// doctor
+
+/** One line of the doctor's checklist. */
+export interface DoctorCheck {
+    id: 'sandy' | 'compat' | 'docker-cli' | 'docker' | 'sandy-home' | 'local-bin';
+    status: 'ok' | 'warn' | 'fail';
+    summary: string;
+    hint?: string;
+}
+
+async function doctor(args: ParsedArgs, io: CliIo): Promise<number> {
+    const checks: DoctorCheck[] = [];
+    const add = (check: DoctorCheck): void => { checks.push(check); };
+
+    let sandy: LocatedSandy | undefined;
+    try {
+        sandy = await locate(args, io);
+        const configured = sandy.candidates.find(c => c.source === 'configured');
+        add(configured && configured.verdict !== 'selected'
+            ? {
+                id: 'sandy', status: 'warn',
+                summary: `sandy ${sandy.fullVersion} at ${sandy.path} — the configured path ${configured.path} was rejected (${configured.verdict})`,
+                hint: 'Fix or clear the sandy path in settings (or --sandy).'
+            }
+            : { id: 'sandy', status: 'ok', summary: `sandy ${sandy.fullVersion} at ${sandy.path}` });
+    } catch (e) {
+        if (!isSandyError(e) || e.code !== 'not-found') {
+            throw e;
+        }
+        add({ id: 'sandy', status: 'fail', summary: e.message, hint: e.hint });
+    }
+
+    let schemaVersion: number | undefined;
+    let schemaFailed = false;
+    let schemaError: string | undefined;
+    if (sandy && (compareSandyVersions(sandy.fullVersion, INTROSPECTION_MIN_SANDY) ?? -1) >= 0) {
+        try {
+            schemaVersion = (await SandyClient.forPath(sandy.path, { processEnv: io.env, signal: io.signal }, { fullVersion: sandy.fullVersion }).schema()).schema_version;
+        } catch (e) {
+            schemaFailed = true;
+            schemaError = isSandyError(e) ? e.toDisplayString() : String(e);
+        }
+    }
+    const verdict = evaluateCompat({ sandyVersion: sandy?.fullVersion, schemaVersion, schemaFailed });
+    if (sandy) {
+        const d = describeVerdict(verdict);
+        const status = d.severity === 'error' ? 'fail' : d.severity === 'warning' ? 'warn' : 'ok';
+        add({ id: 'compat', status, summary: d.message, ...(d.action || schemaError ? { hint: [schemaError, d.action].filter(Boolean).join(' ') } : {}) });
+    }
+
+    const dockerCli = await findOnPath('docker', io.env.PATH);
+    add(dockerCli
+        ? { id: 'docker-cli', status: 'ok', summary: `docker CLI at ${dockerCli}` }
+        : {
+            id: 'docker-cli', status: 'fail', summary: 'No docker command on PATH: sandy stops with "Docker is not installed or not in PATH."',
+            hint: 'Install Docker (Docker Desktop, or docker-ce on Linux) and make sure `docker` is on PATH.'
+        });
+
+    const docker = new DockerReadClient({ env: io.env, home: io.home });
+    const ping = await docker.ping();
+    add(ping.reachable && ping.ok
+        ? { id: 'docker', status: 'ok', summary: `Docker daemon reachable${ping.value.apiVersion ? ` (API ${ping.value.apiVersion})` : ''}` }
+        : {
+            id: 'docker', status: 'fail',
+            summary: `Docker daemon not reachable: ${ping.reachable ? ping.message : ping.reason}`,
+            // sandy's own advice for the same situation (CONTRACT §6.2).
+            hint: 'Start Docker (Docker Desktop, or \'sudo systemctl start docker\') and retry.'
+        });
+
+    add(await checkSandyHome(sandyHome(io)));
+    add(checkLocalBin(io, sandy));
+
+    const ok = !checks.some(c => c.status === 'fail');
+    if (args.json) {
+        printJson(io, {
+            ok,
+            checks,
+            sandy: sandy ? { path: sandy.path, fullVersion: sandy.fullVersion, printVersion: sandy.printVersion, candidates: sandy.candidates } : undefined,
+            compat: verdict
+        });
+    } else {
+        const mark = { ok: '✔', warn: '!', fail: '✘' } as const;
+        for (const c of checks) {
+            io.stdout(`${mark[c.status]} ${c.summary}\n`);
+            if (c.hint && c.status !== 'ok') {
+                io.stdout(`    → ${c.hint}\n`);
+            }
+        }
+        io.stdout(ok ? 'All checks passed.\n' : 'Some checks failed; fix the items marked ✘.\n');
+    }
+    return ok ? 0 : 1;
+}
+
+async function checkSandyHome(home: string): Promise<DoctorCheck> {
+    if (/[;$`&|<>]/.test(home)) {
+        // sandy:150-155 refuses such a SANDY_HOME for every command, --version included (fx 07).
+        return { id: 'sandy-home', status: 'fail', summary: `SANDY_HOME ${home} contains a shell metacharacter; sandy refuses to run.`, hint: 'Point SANDY_HOME at a plain path.' };
+    }
+    let target = home;
+    try {
+        const stat = await fs.promises.stat(home);
+        if (!stat.isDirectory()) {
+            return { id: 'sandy-home', status: 'fail', summary: `${home} is not a folder.`, hint: `Move it away; sandy keeps its state in that folder.` };
+        }
+    } catch {
+        target = path.dirname(home); // sandy creates it on its first run (sandy:164)
+    }
+    try {
+        await fs.promises.access(target, fs.constants.W_OK);
+    } catch {
+        return {
+            id: 'sandy-home', status: 'fail', summary: `${target} is not writable; sandy stops with "SANDY_HOME (…) is not writable".`,
+            hint: `Fix the owner or permissions of ${target} (e.g. sudo chown -R "$USER" ${target}).`
+        };
+    }
+    return { id: 'sandy-home', status: 'ok', summary: target === home ? `${home} is writable` : `${home} does not exist yet; sandy will create it` };
+}
+
+function checkLocalBin(io: CliIo, sandy: LocatedSandy | undefined): DoctorCheck {
+    const localBin = path.join(io.home, '.local', 'bin');
+    const onPath = (io.env.PATH ?? '').split(path.delimiter).some(dir => dir && path.resolve(dir) === localBin);
+    if (onPath) {
+        return { id: 'local-bin', status: 'ok', summary: `${localBin} is on PATH` };
+    }
+    const hint = `Add it to your shell profile: export PATH="$HOME/.local/bin:$PATH"`;
+    const selected = sandy?.candidates.find(c => c.verdict === 'selected');
+    if (selected?.source === 'fallback' && path.dirname(selected.path) === localBin) {
+        return { id: 'local-bin', status: 'fail', summary: `sandy is in ${localBin}, which is not on PATH: \`sandy\` does not work in a terminal.`, hint };
+    }
+    return {
+        id: 'local-bin', status: 'warn', summary: `${localBin} is not on PATH (install.sh installs sandy there).`,
+        hint: sandy ? hint : `${hint}, then install sandy: ${SANDY_INSTALL_COMMAND}`
+    };
+}
+
+async function findOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
+    for (const dir of (pathVar ?? '').split(path.delimiter)) {
+        if (dir && path.isAbsolute(dir) && await examineExecutable(path.join(dir, name)) === 'ok') {
+            return path.join(dir, name);
+        }
+    }
+    return undefined;
+}
