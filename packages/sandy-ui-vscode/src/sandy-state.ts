@@ -4,7 +4,7 @@ import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/co
 import { ViewVisibility } from '@sandy-ui/core/common';
 import { HOST_CONTROLLED_SETTINGS, IgnoredHostSettingNotices } from '@sandy-ui/core/common';
 import { hostSettingsInFiles } from '@sandy-ui/core/node';
-import { SandyServiceCore } from '@sandy-ui/core/node';
+import { SandyServiceConnection, SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyLog } from './logger';
 import { readSandySettings, SandySettings } from './settings';
 
@@ -22,7 +22,7 @@ export function readSettings(): SandySettings {
  */
 export class SandyState implements vscode.Disposable {
     protected current: ProjectsSnapshot | undefined;
-    protected readonly visibility = new ViewVisibility(anyVisible => this.core.setVisible(VIEWER, anyVisible));
+    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setVisible(anyVisible));
     protected readonly onDidChangeEmitter = new vscode.EventEmitter<ProjectsSnapshot>();
     readonly onDidChange = this.onDidChangeEmitter.event;
     protected readonly onDidChangeSessionEmitter = new vscode.EventEmitter<SessionInfo>();
@@ -32,8 +32,11 @@ export class SandyState implements vscode.Disposable {
     /** One watcher per folder on its .vscode/settings.json: an agent's write there is said at once (and only said). */
     protected settingsWatchers: vscode.Disposable[] = [];
 
+    /** This window's connection to the shared service (its visibility and open folders are this window's). */
+    readonly service: SandyServiceConnection;
+
     constructor(readonly core: SandyServiceCore, protected readonly log: SandyLog) {
-        const listener = core.addListener({
+        this.service = core.connect(VIEWER, {
             onDidChangeSnapshot: snapshot => this.update(snapshot),
             onDidChangeSession: session => {
                 if (this.current) {
@@ -43,7 +46,7 @@ export class SandyState implements vscode.Disposable {
                 this.onDidChangeSessionEmitter.fire(session);
             }
         });
-        this.toDispose.push({ dispose: () => core.removeViewer(VIEWER, undefined) }, { dispose: () => listener.dispose() });
+        this.toDispose.push(this.service);
         this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
             if (HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
                 void this.configure();
@@ -66,15 +69,15 @@ export class SandyState implements vscode.Disposable {
 
     protected publishFolders(): Promise<void> {
         const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
-        return this.core.setOpenFolders(VIEWER, folders);
+        return this.service.setOpenFolders(folders);
     }
 
     protected async configure(): Promise<void> {
         const settings = readSettings();
         void this.sayIgnored(settings);
         try {
-            await this.core.configureSandy(settings.sandy);
-            this.update(await this.core.refresh());
+            await this.service.configure(settings.sandy);
+            this.update(await this.service.refresh());
         } catch (e) {
             this.log.error(`sandy: configuring the service failed: ${e instanceof Error ? e.message : String(e)}`);
         }
@@ -126,7 +129,7 @@ export class SandyState implements vscode.Disposable {
     }
 
     get liveSessions(): SessionInfo[] {
-        return (this.current?.sessions ?? this.core.sessions()).filter(s => s.status !== 'exited');
+        return (this.current?.sessions ?? this.core.supervisor.list()).filter(s => s.status !== 'exited');
     }
 
     protected update(snapshot: ProjectsSnapshot): void {
@@ -135,7 +138,7 @@ export class SandyState implements vscode.Disposable {
     }
 
     async refresh(): Promise<void> {
-        this.update(await this.core.refresh());
+        this.update(await this.service.refresh());
     }
 
     setVisible(viewId: string, visible: boolean): void {

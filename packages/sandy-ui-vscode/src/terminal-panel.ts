@@ -151,7 +151,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
 
     protected async start(): Promise<void> {
         if (this.attachTo) {
-            const existing = this.deps.core.sessions().find(s => s.id === this.attachTo);
+            const existing = this.deps.core.supervisor.list().find(s => s.id === this.attachTo);
             this.attachTo = undefined;
             if (existing) {
                 this.setSession(existing);
@@ -344,7 +344,7 @@ export class SandyTerminalPanel implements vscode.Disposable {
         }
         const action = await showInfo(detachedText(session.workspace), 'Reattach', 'Stop');
         if (action === 'Reattach') {
-            const live = this.deps.core.sessions().find(s => s.id === session.id && s.status !== 'exited');
+            const live = this.deps.core.supervisor.list().find(s => s.id === session.id && s.status !== 'exited');
             if (live) {
                 this.manager.attach(live);
             }

@@ -5,7 +5,6 @@ import { MessagingService } from '@theia/core/lib/node/messaging/messaging-servi
 import { WsRequestValidatorContribution } from '@theia/core/lib/node/ws-request-validators';
 import { SANDY_SERVICE_PATH, SandyServiceClient } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
-import { SandyConnection } from './sandy-connection';
 import { SandyTerminalContribution } from './sandy-terminal-contribution';
 import { SandyHostGuardContribution } from './sandy-host-guard-contribution';
 import { SandyGitSafetyContribution } from './sandy-git-safety-contribution';
@@ -16,10 +15,9 @@ export default new ContainerModule(bind => {
 
     bind(ConnectionHandler).toDynamicValue(ctx =>
         new RpcConnectionHandler<SandyServiceClient>(SANDY_SERVICE_PATH, client => {
-            const connection = new SandyConnection(ctx.container.get(SandyBackend));
-            connection.setClient(client);
-            client.onDidCloseConnection(() => connection.dispose());
-            return connection;
+            const service = ctx.container.get(SandyBackend).connect(client);
+            client.onDidCloseConnection(() => service.dispose());
+            return service;
         })
     ).inSingletonScope();
 

@@ -17,7 +17,7 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
     configure(service: MessagingService): void {
         service.registerChannelHandler(`${SANDY_TERMINAL_PATH}/:id`, (params, channel) => {
             const id = String(params.id);
-            const supervisor = this.backend.supervisor;
+            const supervisor = this.backend.core.supervisor;
             if (!supervisor.get(id)) {
                 this.logger.warn(`sandy: a view asked for unknown session ${id}`);
                 channel.close();

@@ -6,7 +6,7 @@ import type { DerivedProject } from '@sandy-ui/core/common';
 import {
     describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, SANDY_SEARCHED_TEXT
 } from '@sandy-ui/core/common';
-import { ProjectsSnapshot } from '@sandy-ui/backend/lib/common';
+import type { ProjectsSnapshot } from '@sandy-ui/core/common';
 import { SandyStateService } from './sandy-state-service';
 
 export const SANDY_PROJECTS_CONTEXT_MENU: MenuPath = ['sandy-projects-context-menu'];

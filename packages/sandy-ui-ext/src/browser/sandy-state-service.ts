@@ -6,7 +6,8 @@ import { ViewVisibility } from '@sandy-ui/core/common';
 import {
     HostControlledSetting, IgnoredHostSettingNotices, isHostControlledSetting, readHostSandyConfiguration, SANDY_LOG_CHANNEL
 } from '@sandy-ui/core/common';
-import { ProjectsSnapshot, SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
+import type { ProjectsSnapshot } from '@sandy-ui/core/common';
+import { SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
 import { PreferenceService } from '@theia/core/lib/common/preferences';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
@@ -50,7 +51,7 @@ export class SandyStateService implements FrontendApplicationContribution {
         this.output.getChannel(SANDY_LOG_CHANNEL).appendLine(line);
         this.logger.warn(line);
     });
-    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setStateVisible(anyVisible));
+    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setVisible(anyVisible));
     protected readonly onDidChangeEmitter = new Emitter<ProjectsSnapshot>();
     readonly onDidChange = this.onDidChangeEmitter.event;
     protected readonly onDidChangeSessionEmitter = new Emitter<SessionInfo>();

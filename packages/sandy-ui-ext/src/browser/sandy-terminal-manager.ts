@@ -132,7 +132,7 @@ export class SandyTerminalManager {
         }
         const action = await this.sandyMessages.info(detachedText(session.workspace), 'Reattach', 'Stop');
         if (action === 'Reattach') {
-            const live = (await this.service.getSessions()).find(s => s.id === session.id && s.status !== 'exited');
+            const live = (await this.service.sessions()).find(s => s.id === session.id && s.status !== 'exited');
             if (live) {
                 await this.attach(live);
             }

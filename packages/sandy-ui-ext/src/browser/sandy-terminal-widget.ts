@@ -145,7 +145,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             return;
         }
         if (this.options.sessionId && !this.session) {
-            const existing = (await this.service.getSessions()).find(s => s.id === this.options.sessionId);
+            const existing = (await this.service.sessions()).find(s => s.id === this.options.sessionId);
             if (existing) {
                 this.setSession(existing);
                 this.connect(existing.id);

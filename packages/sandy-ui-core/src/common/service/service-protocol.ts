@@ -2,6 +2,7 @@ import type { SessionInfo } from '../session/session-types';
 import type { DerivedProject } from '../projects/project-state';
 import type { CompatVerdictDescription } from '../sandy/compat';
 import type { ApprovalRequest } from '../approvals/approval-model';
+import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../settings/settings-form';
 import { isSandyError } from '../sandy/errors';
 
 /**
@@ -99,10 +100,80 @@ export interface SandyServiceEvents {
     onDidChangeSession(session: SessionInfo): void;
 }
 
-/** Any thrown value as a {@link SandyProblem} a user can act on. */
+/**
+ * The one sandy service API, as every host's UI sees it: the Theia frontend through its per-window
+ * JSON-RPC proxy, the VS Code plugin in-process. Each caller holds its own connection
+ * (`SandyServiceCore.connect`), so `setVisible` and `setOpenFolders` are that window's. A failure
+ * rejects with a {@link SandyProblem}-bearing error: read it with {@link toProblem}.
+ */
+export interface SandyService {
+    /** Where to find sandy and what to pass it (user settings only); finds sandy again if it changed. */
+    configure(config: SandyConfiguration): Promise<SandyStatus>;
+    snapshot(): Promise<ProjectsSnapshot>;
+    /** Poll now (after user "Refresh"). */
+    refresh(): Promise<ProjectsSnapshot>;
+    /** This window shows (or stops showing) sandy state; the shared poller adapts its cadence. */
+    setVisible(visible: boolean): Promise<void>;
+    /** The folders this window has open: they surface as projects (not stored) until the window closes. */
+    setOpenFolders(folders: string[]): Promise<void>;
+    addProject(workspace: string): Promise<AddProjectOutcome>;
+    removeProject(workspace: string): Promise<void>;
+    /** A workspace as sandy will see it (canonical, never $HOME or /); rejects otherwise. */
+    canonicalWorkspace(workspace: string): Promise<string>;
+    launch(request: LaunchRequest): Promise<LaunchOutcome>;
+    /** What the pre-flight view would show for a launch now (undefined: nothing to approve). */
+    preflight(workspace: string): Promise<ApprovalRequest | undefined>;
+    /** The raw line of a masked secret in the approval view; undefined if the files changed since `token`. */
+    revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined>;
+    /** Delete sandy's approval records for the workspace (and our value record): the next launch asks again. */
+    revokeApproval(workspace: string): Promise<boolean>;
+    /** Both settings scopes (Project only with a workspace); secrets as set / not set, never values. */
+    getSettings(workspace?: string): Promise<SettingsSnapshot>;
+    /** Write one scope's edits (only the changed keys, atomically), then `--validate-config` the files. */
+    saveSettings(scope: SettingsScope, workspace: string | undefined, edits: SettingsEdits): Promise<SettingsSaveResult>;
+    /** Add `.sandy/.secrets` to the workspace `.gitignore`. */
+    addSecretsToGitignore(workspace: string): Promise<void>;
+    /** `sandy --reset-sandbox --keep-approvals --yes` for a sandbox below the compat floor. */
+    rebuildSandbox(workspace: string): Promise<RunOutcome>;
+    removeSandbox(workspace: string): Promise<RunOutcome>;
+    sessions(): Promise<SessionInfo[]>;
+    stop(sessionId: string): Promise<SessionInfo | undefined>;
+    resize(sessionId: string, cols: number, rows: number): Promise<void>;
+    /** Forget an exited session (its tab was closed). */
+    forgetSession(sessionId: string): Promise<void>;
+}
+
+/** Every method of {@link SandyService} (the compiler keeps this complete): for proxies and adapters. */
+export const SANDY_SERVICE_METHODS = Object.keys({
+    configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
+    launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
+    rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, resize: 0, forgetSession: 0
+} satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
+
+/** The methods a connection answers for its own window; the rest are the shared service's. */
+export type SandyViewerMethods = 'setVisible' | 'setOpenFolders';
+
+function isProblem(v: unknown): v is SandyProblem {
+    return !!v && typeof v === 'object' && typeof (v as SandyProblem).code === 'string'
+        && typeof (v as SandyProblem).message === 'string' && typeof (v as SandyProblem).hint === 'string';
+}
+
+/**
+ * Any thrown value as a {@link SandyProblem} a user can act on: a SandyError, an error that crossed a
+ * host boundary with its problem as `data` (Theia's ApplicationError), or anything else (`internal`).
+ */
 export function toProblem(e: unknown, fallbackHint = 'See the log for details.'): SandyProblem {
     if (isSandyError(e)) {
         return { code: e.code, message: e.message, hint: e.hint };
     }
+    const data = e && typeof e === 'object' ? (e as { data?: unknown }).data : undefined;
+    if (isProblem(data)) {
+        return { code: data.code, message: data.message, hint: data.hint };
+    }
     return { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: fallbackHint };
+}
+
+/** A problem as one line for a notification: what happened, then what to do. */
+export function problemText(problem: SandyProblem): string {
+    return problem.hint ? `${problem.message} ${problem.hint}` : problem.message;
 }

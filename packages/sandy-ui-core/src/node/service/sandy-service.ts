@@ -15,7 +15,8 @@ import { diffApproval } from '../../common/config/approval-diff';
 import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../../common/config/preflight';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult } from '../../common/settings/settings-form';
 import {
-    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem, SandyServiceEvents, SandyStatus, toProblem
+    AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem,
+    SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS, toProblem
 } from '../../common/service/service-protocol';
 import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSettingsScope, scopePaths, sweepInterruptedSaves } from '../config/settings-io';
 import { readConfigFileSync } from '../config/config-io';
@@ -64,10 +65,11 @@ export interface SandyServiceOptions {
 /**
  * The host-neutral sandy service: it owns the PTY supervisor, the shared state poller and the
  * projects store, guards every workspace, runs pre-flight before each spawn and fans every change
- * out to all listeners. The Theia backend (an inversify adapter over JSON-RPC) and the VS Code
- * plugin (the extension host) each wrap one instance; neither re-implements any of this.
+ * out to all listeners. Each window holds a {@link SandyServiceConnection} from {@link connect}: the
+ * Theia backend hands one per JSON-RPC connection to the frontend, the VS Code plugin keeps one for
+ * its window. Neither host re-implements or re-declares any of this.
  */
-export class SandyServiceCore {
+export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> {
     readonly home: string;
     readonly sandyHome: string;
     readonly dataDir: string;
@@ -164,11 +166,27 @@ export class SandyServiceCore {
         return { dispose: () => this.listeners.delete(listener) };
     }
 
-    /** A viewer went away: its listener, its poll interest and its open folders go with it. */
-    removeViewer(viewerId: string, listener: SandyServiceEvents | undefined): void {
-        if (listener) {
-            this.listeners.delete(listener);
-        }
+    /**
+     * One window's connection: the whole {@link SandyService}, with its visibility and open folders
+     * kept per viewer, and its listener (when given) hearing every change. Disposing it removes the
+     * viewer: its listener, its poll interest and its open folders go with it.
+     */
+    connect(viewerId: string, listener?: SandyServiceEvents): SandyServiceConnection {
+        const subscription = listener ? this.addListener(listener) : undefined;
+        const shared = Object.fromEntries(SANDY_SERVICE_METHODS.map(method =>
+            [method, (...args: unknown[]) => (this[method as Exclude<keyof SandyService, SandyViewerMethods>] as (...a: unknown[]) => unknown)(...args)]));
+        return {
+            ...shared as Omit<SandyService, SandyViewerMethods>,
+            setVisible: async visible => this.setVisible(viewerId, visible),
+            setOpenFolders: folders => this.setOpenFolders(viewerId, folders),
+            dispose: () => {
+                subscription?.dispose();
+                this.removeViewer(viewerId);
+            }
+        };
+    }
+
+    protected removeViewer(viewerId: string): void {
         this.poller.removeViewer(viewerId);
         const hadRefusals = this.refusedFolders.delete(viewerId);
         if (this.openFolders.delete(viewerId) || hadRefusals) {
@@ -199,7 +217,7 @@ export class SandyServiceCore {
 
     // ---- sandy discovery ----------------------------------------------------------------------
 
-    async configureSandy(config: SandyConfiguration): Promise<SandyStatus> {
+    async configure(config: SandyConfiguration): Promise<SandyStatus> {
         const changed = JSON.stringify(config) !== JSON.stringify(this.config);
         this.config = { ...config };
         if (changed) {
@@ -226,7 +244,7 @@ export class SandyServiceCore {
     }
 
     protected async locate(): Promise<SandyStatus> {
-        // A configureSandy() while this runs starts a newer locate: this one's result must not land
+        // A configure() while this runs starts a newer locate: this one's result must not land
         // after it (the user's sandy.path would lose to the start-up search of PATH).
         const config = this.config;
         const superseded = () => JSON.stringify(config) !== JSON.stringify(this.config);
@@ -794,7 +812,7 @@ export class SandyServiceCore {
         return { agent, model };
     }
 
-    sessions(): SessionInfo[] {
+    async sessions(): Promise<SessionInfo[]> {
         return this.supervisor.list();
     }
 
@@ -807,13 +825,13 @@ export class SandyServiceCore {
         return info;
     }
 
-    resize(sessionId: string, cols: number, rows: number): void {
+    async resize(sessionId: string, cols: number, rows: number): Promise<void> {
         if (this.supervisor.get(sessionId)) {
             this.supervisor.resize(sessionId, cols, rows);
         }
     }
 
-    forgetSession(sessionId: string): void {
+    async forgetSession(sessionId: string): Promise<void> {
         this.supervisor.forget(sessionId);
     }
 
@@ -850,3 +868,6 @@ export class SandyServiceCore {
         return [`--sandbox=${sandboxNameForCanonical(path.resolve(workspace))}`];
     }
 }
+
+/** A window's end of the service ({@link SandyServiceCore.connect}). */
+export interface SandyServiceConnection extends SandyService, DisposableLike { }

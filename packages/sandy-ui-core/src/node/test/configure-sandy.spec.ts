@@ -24,7 +24,7 @@ function stubSandy(dir: string, delay = 0): string {
  * The host configures sandy while an earlier discovery still runs (the backend's start-up search
  * of PATH, then the window's settings arriving): the later configuration wins, whatever finishes last.
  */
-describe('SandyServiceCore.configureSandy (unit)', () => {
+describe('SandyServiceCore.configure (unit)', () => {
     let root: string;
     let service: SandyServiceCore;
 
@@ -49,8 +49,8 @@ describe('SandyServiceCore.configureSandy (unit)', () => {
             home,
             dataDir: path.join(root, 'ide-data')
         });
-        const startUp = service.configureSandy({});
-        const user = service.configureSandy({ sandyPath: userSandy, passEnv: [] });
+        const startUp = service.configure({});
+        const user = service.configure({ sandyPath: userSandy, passEnv: [] });
         const [first, second] = await Promise.all([startUp, user]);
         expect(second.path).to.equal(userSandy);
         expect(first.path, 'the superseded discovery reports the newer result').to.equal(userSandy);
@@ -59,7 +59,7 @@ describe('SandyServiceCore.configureSandy (unit)', () => {
         expect(onPath).not.to.equal(userSandy);
 
         // Back to the PATH search: it is used again.
-        expect((await service.configureSandy({})).path).to.equal(onPath);
+        expect((await service.configure({})).path).to.equal(onPath);
         expect(service.sandyPath).to.equal(onPath);
     });
 });

@@ -54,8 +54,10 @@ describe('SandyServiceCore open folders (unit)', () => {
         // The window opens a project instead: the banner goes; a window that closes takes its folders along.
         await service.setOpenFolders('window-1', [path.join(home, 'proj')]);
         expect(projectsBanners(await service.snapshot())).to.deep.equal([]);
-        await service.setOpenFolders('window-2', [ssh]);
-        service.removeViewer('window-2', undefined);
+        const second = service.connect('window-2');
+        await second.setOpenFolders([ssh]);
+        expect((await second.snapshot()).refusedFolders!.map(r => r.folder)).to.deep.equal([ssh]);
+        second.dispose();
         expect((await service.snapshot()).refusedFolders).to.deep.equal([]);
     });
 });

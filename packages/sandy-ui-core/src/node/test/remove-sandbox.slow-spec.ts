@@ -54,7 +54,7 @@ describe('SandyServiceCore maintenance runs (slow)', function () {
             dataDir: path.join(root, 'ide-data')
         });
         service.start();
-        const status = await service.configureSandy({ sandyPath: wrapper, passEnv: ['FAKE_SANDY_NODE'] });
+        const status = await service.configure({ sandyPath: wrapper, passEnv: ['FAKE_SANDY_NODE'] });
         expect(status.found, JSON.stringify(status)).to.equal(true);
     });
     afterEach(async () => {
