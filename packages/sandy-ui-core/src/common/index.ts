@@ -32,3 +32,5 @@ export * from './approvals/launch-gates';
 export * from './host/host-settings';
 export * from './terminal/notification-text';
 export * from './terminal/notification-coalescer';
+export * from './host/host-ui';
+export * from './terminal/session-tabs';
