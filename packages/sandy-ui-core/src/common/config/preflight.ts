@@ -9,6 +9,7 @@
  *
  * Pure: SHA-256 is injected (src/node passes node:crypto), file texts are read by the caller.
  */
+import { classifySandboxVersion, sandboxMarkerVersion } from '../sandy/version';
 import { compareCodePoints, parseApprovalFile } from './approval-diff';
 import {
     ConfigDiagnostic, ConfigDocument, ConfigKeyLike, diagnoseConfigFile, findEntries, misplacedKeysInSecrets, parseConfigFile
@@ -341,56 +342,40 @@ function hasZeroLengthPrefix(entry: string): boolean {
     return /^0+$/.test(mask) || /^0+(\.0+){3}$/.test(mask) || (/^[0:]+$/.test(mask) && mask.includes(':'));
 }
 
-/** `_ver_lt` (sandy:312-328): numeric compare of the first three dot fields, suffix after `-` ignored. */
-export function sandyVersionLessThan(a: string, b: string): boolean {
-    const fields = (v: string) => v.split('-')[0].split('.');
-    const A = fields(a);
-    const B = fields(b);
-    for (let i = 0; i < 3; i++) {
-        const ai = /^[0-9]+$/.test(A[i] ?? '') ? Number(A[i]) : 0;
-        const bi = /^[0-9]+$/.test(B[i] ?? '') ? Number(B[i]) : 0;
-        if (ai < bi) {
-            return true;
-        }
-        if (ai > bi) {
-            return false;
-        }
-    }
-    return false;
-}
-
-/** `_sandbox_compat_classify` (sandy:370-375) as applied at launch (sandy:7227-7260). */
+/**
+ * The launch gate's view of the sandbox: `classifySandboxVersion` (the one classification, shared with
+ * the project state) plus what to tell the user.
+ */
 export function classifySandboxCompat(input: SandboxCompatInput): SandboxCompatResult {
     const { sandboxMinCompat: minCompat } = input;
     const where = input.sandboxPath ? ` (${input.sandboxPath})` : '';
     if (input.createdVersion === undefined) {
         return { status: 'new', severity: 'none', createdVersion: undefined, minCompat };
     }
-    // The launcher reads `head -n1 … | tr -d '[:space:]'`; --print-state only drops trailing newlines.
-    const version = input.createdVersion.split('\n')[0].replace(/[ \t\n\v\f\r]/g, '');
+    const version = sandboxMarkerVersion(input.createdVersion);
     const rebuild = `Rebuild sandbox: remove it${where} with "sandy --remove-sandbox" (or "rm -rf" it) and launch again; sandy creates a fresh one.`;
-    if (version === '' || version === 'unknown') {
-        return {
-            status: 'unknown', severity: 'info', createdVersion: input.createdVersion, minCompat,
-            message: `The sandbox's creation version is unknown (.sandy_created_version is missing, e.g. after --reset-sandbox). sandy will warn on every launch; if it predates sandy ${minCompat}, cached paths may be broken.`,
-            remediation: `If you hit path problems: ${rebuild}`
-        };
+    switch (classifySandboxVersion(input.createdVersion, minCompat)) {
+        case 'unknown':
+            return {
+                status: 'unknown', severity: 'info', createdVersion: input.createdVersion, minCompat,
+                message: `The sandbox's creation version is unknown (.sandy_created_version is missing, e.g. after --reset-sandbox). sandy will warn on every launch; if it predates sandy ${minCompat}, cached paths may be broken.`,
+                remediation: `If you hit path problems: ${rebuild}`
+            };
+        case 'invalid':
+            return {
+                status: 'invalid', severity: 'warning', createdVersion: input.createdVersion, minCompat,
+                message: `The sandbox's creation version "${version}" is not a version number. sandy will warn and launch anyway.`,
+                remediation: rebuild
+            };
+        case 'below-floor':
+            return {
+                status: 'below-floor', severity: 'refusal', createdVersion: input.createdVersion, minCompat,
+                message: `The sandbox was created by sandy ${version}, below the compatibility floor ${minCompat}. sandy refuses to launch against it.`,
+                remediation: rebuild
+            };
+        case 'ok':
+            return { status: 'ok', severity: 'none', createdVersion: input.createdVersion, minCompat };
     }
-    if (!/^[0-9]+\.[0-9]+\.[0-9]+([-.].*)?$/.test(version)) {
-        return {
-            status: 'invalid', severity: 'warning', createdVersion: input.createdVersion, minCompat,
-            message: `The sandbox's creation version "${version}" is not a version number. sandy will warn and launch anyway.`,
-            remediation: rebuild
-        };
-    }
-    if (sandyVersionLessThan(version, minCompat)) {
-        return {
-            status: 'below-floor', severity: 'refusal', createdVersion: input.createdVersion, minCompat,
-            message: `The sandbox was created by sandy ${version}, below the compatibility floor ${minCompat}. sandy refuses to launch against it.`,
-            remediation: rebuild
-        };
-    }
-    return { status: 'ok', severity: 'none', createdVersion: input.createdVersion, minCompat };
 }
 
 /** Analyses a workspace the way sandy's launcher will see it. `sha256Hex` comes from src/node. */

@@ -131,14 +131,15 @@ export function isVersionAtLeast(a: string | SandyVersion, b: string | SandyVers
 }
 
 /**
- * sandy's own `_ver_lt` (sandy:312-327): compares the numeric x.y.z core only, everything after the
- * first `-` dropped, so `0.7.10-dev` is NOT below `0.7.10`. Used where we must agree with a decision
- * sandy itself makes (the sandbox compat floor), not for display ordering.
+ * sandy's own `_ver_lt` (sandy:312-328): compares the numeric x.y.z core only, everything after the
+ * first `-` dropped and a missing or non-numeric field read as 0, so `0.7.10-dev` is NOT below
+ * `0.7.10`. Used where we must agree with a decision sandy itself makes (the sandbox compat floor),
+ * not for display ordering.
  */
 export function isCoreVersionBelow(a: string, b: string): boolean {
     const core = (s: string): number[] => {
         const parts = s.split('-')[0].split('.');
-        return [0, 1, 2].map(i => (/^\d+$/.test(parts[i] ?? '') ? Number(parts[i]) : 0));
+        return [0, 1, 2].map(i => (/^[0-9]+$/.test(parts[i] ?? '') ? Number(parts[i]) : 0));
     };
     const x = core(a);
     const y = core(b);
@@ -150,16 +151,30 @@ export function isCoreVersionBelow(a: string, b: string): boolean {
     return false;
 }
 
+/**
+ * The marker as sandy's launcher reads it: `head -n1 .sandy_created_version | tr -d '[:space:]'`
+ * (sandy:7227-7260). `--print-state`'s `created_version` only drops trailing newlines (CONTRACT §2.5),
+ * so leading blanks, a CR or a second line reach us and must be removed the same way.
+ */
+export function sandboxMarkerVersion(createdVersion: string): string {
+    return createdVersion.split('\n')[0].replace(/[ \t\n\v\f\r]/g, '');
+}
+
 /** How sandy classifies a `.sandy_created_version` marker against its floor (sandy:370-375). */
 export type SandboxCompatClass = 'ok' | 'below-floor' | 'unknown' | 'invalid';
 
-/** Mirror of `_sandbox_compat_classify`: below-floor refuses the launch (exit 1, fx 57); unknown/invalid warn. */
+/**
+ * Mirror of `_sandbox_compat_classify` on the marker as the launcher reads it: below-floor refuses the
+ * launch (exit 1, fx 57); unknown/invalid warn. The one classification: the launch gate (pre-flight)
+ * and the project's state both use it, so they cannot disagree.
+ */
 export function classifySandboxVersion(createdVersion: string | undefined, floor: string): SandboxCompatClass {
-    if (!createdVersion || createdVersion === 'unknown') {
+    const version = createdVersion === undefined ? '' : sandboxMarkerVersion(createdVersion);
+    if (version === '' || version === 'unknown') {
         return 'unknown';
     }
-    if (!MARKER_RE.test(createdVersion)) {
+    if (!MARKER_RE.test(version)) {
         return 'invalid';
     }
-    return isCoreVersionBelow(createdVersion, floor) ? 'below-floor' : 'ok';
+    return isCoreVersionBelow(version, floor) ? 'below-floor' : 'ok';
 }

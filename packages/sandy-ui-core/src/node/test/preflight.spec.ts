@@ -10,8 +10,9 @@ import * as path from 'path';
 import { ConfigKeyLike } from '../../common/config/config-file';
 import {
     analyzePreflight, approvalSetLines, classifySandboxCompat, envSetKeysFrom, findWorldOpenLanEntries, PreflightInput,
-    PreflightSchemaInput, sandyHomeFromEnv, sandyVersionLessThan, ValidateConfigResultLike
+    PreflightSchemaInput, sandyHomeFromEnv, ValidateConfigResultLike
 } from '../../common/config/preflight';
+import { isCoreVersionBelow } from '../../common/sandy/version';
 import { approvalSetHash, runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
 import { fixturesRoot } from './sandy-fixtures';
 
@@ -304,7 +305,7 @@ done`;
             expect(status('garbage')).to.equal('invalid');
             expect(status('unknown')).to.equal('unknown');
             expect(status(undefined)).to.equal('new');
-            expect(sandyVersionLessThan('0.10.0', '0.7.10')).to.equal(false);
+            expect(isCoreVersionBelow('0.10.0', '0.7.10')).to.equal(false);
         });
     });
 

@@ -7,7 +7,10 @@ import {
 import {
     CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsPrintVersion, UI_VERSION
 } from '../../common/sandy/compat';
-import { parsePrintSchema, parsePrintVersion } from '../../common/sandy/contract';
+import { parsePrintSchema, parsePrintState, parsePrintVersion, SandyState } from '../../common/sandy/contract';
+import { analyzePreflight, classifySandboxCompat } from '../../common/config/preflight';
+import { deriveProjects } from '../../common/projects/project-state';
+import { sha256Hex } from '../approvals/preflight';
 import { loadFixture } from './sandy-fixtures';
 
 describe('version (unit)', () => {
@@ -128,4 +131,68 @@ describe('compat (unit)', () => {
         expect(supportsPrintVersion('1.6.0-abcdef1')).to.equal(false);
         expect(supportsPrintVersion('nightly')).to.equal(false);
     });
+});
+
+/**
+ * The launch gate (pre-flight: "sandy will refuse this sandbox") and the project's state icon (stale
+ * when below the floor) read the same `created_version` from `--print-state`. They must reach one
+ * verdict, the one sandy's launcher reaches (`head -n1 | tr -d '[:space:]'`, then `_ver_lt`).
+ */
+describe('sandbox compat: one verdict for the launch gate and the state icon (unit)', () => {
+    const schema = parsePrintSchema(loadFixture('01-print-schema').stdout);
+    const floor = schema.sandy.sandbox_min_compat;
+    const edge = parsePrintState(loadFixture('55-print-state-full-edge-cases').stdout);
+    const old = edge.sandboxes.find(s => s.name === 'edge-old-01b7edd5')!;
+    const running = '1.7.1-dev';
+
+    /** `--print-state` drops trailing newlines only, so everything else reaches both paths as is. */
+    const cases: [createdVersion: string, launcher: 'ok' | 'below-floor' | 'unknown' | 'invalid'][] = [
+        ['0.7.9', 'below-floor'],
+        [' 0.7.9', 'below-floor'],
+        ['0.7.9 ', 'below-floor'],
+        ['\t0.7.9', 'below-floor'],
+        ['0.7.9\r', 'below-floor'],
+        ['0.7.9\nsecond line', 'below-floor'],
+        ['0.7.9 \v\f', 'below-floor'],
+        ['0.7.9-dev', 'below-floor'],
+        [' 0.7.9-dev\r', 'below-floor'],
+        ['0.7.9.1', 'below-floor'],
+        ['0.7.10-dev', 'ok'],
+        ['0.7.10 ', 'ok'],
+        [' 1.7.1-dev-abc1234', 'ok'],
+        ['0 .7.9', 'below-floor'],
+        ['0.7', 'invalid'],
+        ['0.7.', 'invalid'],
+        [' 1 ', 'invalid'],
+        ['v0.7.9', 'invalid'],
+        ['0.7.x', 'invalid'],
+        ['0.7.9\u00a0', 'invalid'],
+        ['', 'unknown'],
+        [' ', 'unknown'],
+        ['\r', 'unknown'],
+        ['unknown', 'unknown'],
+        [' unknown\t', 'unknown'],
+        ['\n0.7.9', 'unknown']
+    ];
+
+    function iconOf(createdVersion: string) {
+        const state: SandyState = { ...edge, sandboxes: [{ ...old, created_version: createdVersion, last_used_version: running, lock_held: false }], running_containers: [] };
+        const [project] = deriveProjects({ state, sandyVersion: running, sandboxMinCompat: floor, agents: schema.agents });
+        return project;
+    }
+
+    for (const [createdVersion, launcher] of cases) {
+        it(`${JSON.stringify(createdVersion)}: ${launcher} on both paths`, () => {
+            const gate = analyzePreflight({
+                workspacePath: '/w', sandyHome: '/h/.sandy', schema: { privilegedKeys: [] },
+                sandbox: { createdVersion, sandboxMinCompat: floor }
+            }, sha256Hex);
+            expect(gate.sandboxCompat?.status, 'launch gate').to.equal(launcher);
+            expect(classifySandboxCompat({ createdVersion, sandboxMinCompat: floor }).status).to.equal(launcher);
+            expect(classifySandboxVersion(createdVersion, floor), 'icon classifier').to.equal(launcher);
+            const icon = iconOf(createdVersion);
+            expect(icon.belowMinCompat, 'icon').to.equal(gate.blocking);
+            expect(icon.state, 'icon state').to.equal(launcher === 'below-floor' ? 'stale' : 'current');
+        });
+    }
 });
