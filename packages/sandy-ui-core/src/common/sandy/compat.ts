@@ -18,6 +18,11 @@ export const SUPPORTED_SCHEMA_VERSIONS: readonly number[] = [1];
 export const SANDY_KNOWN_MAJOR = 1;
 /** `--print-version` exists from this sandy on; older sandy forwards the flag to the agent and launches. */
 export const PRINT_VERSION_MIN_SANDY = '1.7.0';
+/**
+ * `--print-schema`, `--print-state` and `--validate-config` exist from sandy 0.12.0 on (rappdw/sandy
+ * c9bf58b). On an older sandy they are unknown arguments, forwarded to the agent: a full launch.
+ */
+export const INTROSPECTION_MIN_SANDY = '0.12.0';
 
 /** What sandy-ui knows about the sandy it found. */
 export interface CompatInput {
@@ -49,6 +54,14 @@ export type CompatVerdictKind = CompatVerdict['kind'];
 /** Whether `--print-version` may be called on this sandy (CONTRACT §2.1 probe order). */
 export function supportsPrintVersion(sandyVersion: string): boolean {
     return (compareSandyVersions(sandyVersion, PRINT_VERSION_MIN_SANDY) ?? -1) >= 0;
+}
+
+/**
+ * Whether the introspection flags may be called on this sandy: the client's gate and the doctor's. A
+ * version that does not parse cannot be proven older (as in evaluateCompat), so that sandy is asked.
+ */
+export function supportsIntrospection(sandyVersion: string): boolean {
+    return (compareSandyVersions(sandyVersion, INTROSPECTION_MIN_SANDY) ?? 0) >= 0;
 }
 
 export function evaluateCompat(input: CompatInput): CompatVerdict {

@@ -1,14 +1,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { describeVerdict, evaluateCompat } from '../../common/sandy/compat';
+import { describeVerdict, evaluateCompat, supportsIntrospection } from '../../common/sandy/compat';
 import { SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
 import { isSandyError, SandyError, SandyErrorCode } from '../../common/sandy/errors';
-import { compareSandyVersions } from '../../common/sandy/version';
 import { DockerReadClient } from '../sandy/docker-client';
 import { examineExecutable, locateSandy, LocatedSandy, SANDY_INSTALL_COMMAND } from '../sandy/locate';
 import { LockSweepReport, sweepLocks } from '../sandy/lock-sweep';
-import { INTROSPECTION_MIN_SANDY, SandyClient } from '../sandy/sandy-client';
+import { SandyClient } from '../sandy/sandy-client';
 import { DEFAULT_KILL_GRACE_MS, ProcessSandyRunner } from '../sandy/runner';
 import { formatBytes } from '../../common/projects/project-labels';
 
@@ -383,7 +382,7 @@ async function doctor(args: ParsedArgs, io: CliIo): Promise<number> {
     let schemaVersion: number | undefined;
     let schemaFailed = false;
     let schemaError: string | undefined;
-    if (sandy && (compareSandyVersions(sandy.fullVersion, INTROSPECTION_MIN_SANDY) ?? -1) >= 0) {
+    if (sandy && supportsIntrospection(sandy.fullVersion)) {
         try {
             schemaVersion = (await SandyClient.forPath(sandy.path, { processEnv: io.env, signal: io.signal }, { fullVersion: sandy.fullVersion }).schema()).schema_version;
         } catch (e) {

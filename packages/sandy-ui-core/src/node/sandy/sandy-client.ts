@@ -1,18 +1,13 @@
 import {
     PrintStateMode, printSchemaCommand, printStateCommand, printVersionCommand, validateConfigCommand, versionCommand
 } from '../../common/sandy/commands';
-import { supportsPrintVersion } from '../../common/sandy/compat';
+import { INTROSPECTION_MIN_SANDY, supportsIntrospection, supportsPrintVersion } from '../../common/sandy/compat';
 import { PrintVersion, SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
 import { SandyError } from '../../common/sandy/errors';
 import { RunOptions, SandyCommand, SandyRunner } from '../../common/sandy/runner-types';
-import { compareSandyVersions } from '../../common/sandy/version';
 import { ProcessSandyRunner, ProcessSandyRunnerOptions } from './runner';
 
-/**
- * `--print-schema`, `--print-state` and `--validate-config` exist from sandy 0.12.0 on (rappdw/sandy
- * c9bf58b). On an older sandy they are unknown arguments, forwarded to the agent: a full launch.
- */
-export const INTROSPECTION_MIN_SANDY = '0.12.0';
+export { INTROSPECTION_MIN_SANDY };
 
 /** Per-call options; the command's own timeout applies unless `timeoutMs` overrides it. */
 export type SandyClientRunOptions = RunOptions;
@@ -77,7 +72,7 @@ export class SandyClient {
 
     private async introspect<T>(cmd: SandyCommand<T>, options?: SandyClientRunOptions): Promise<T> {
         const fullVersion = this.options.fullVersion;
-        if (fullVersion !== undefined && (compareSandyVersions(fullVersion, INTROSPECTION_MIN_SANDY) ?? 0) < 0) {
+        if (fullVersion !== undefined && !supportsIntrospection(fullVersion)) {
             throw tooOld(fullVersion, cmd.args[0], INTROSPECTION_MIN_SANDY);
         }
         return this.run(cmd, options);

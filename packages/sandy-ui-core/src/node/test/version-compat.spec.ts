@@ -5,7 +5,8 @@ import {
     classifySandboxVersion, compareSandyVersions, isCoreVersionBelow, isVersionAtLeast, parseSandyVersion, stripCommitSuffix
 } from '../../common/sandy/version';
 import {
-    CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsPrintVersion, UI_VERSION
+    CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsIntrospection, supportsPrintVersion,
+    UI_VERSION
 } from '../../common/sandy/compat';
 import { parsePrintSchema, parsePrintState, parsePrintVersion, SandyState } from '../../common/sandy/contract';
 import { analyzePreflight, classifySandboxCompat } from '../../common/config/preflight';
@@ -130,6 +131,14 @@ describe('compat (unit)', () => {
         expect(supportsPrintVersion('1.7.0-rc1')).to.equal(false);
         expect(supportsPrintVersion('1.6.0-abcdef1')).to.equal(false);
         expect(supportsPrintVersion('nightly')).to.equal(false);
+    });
+
+    it('introspection flags from sandy 0.12.0 on; a version that does not parse is asked (client and doctor alike)', () => {
+        expect(supportsIntrospection('0.12.0')).to.equal(true);
+        expect(supportsIntrospection(' 0.12.0-abcdef1 ')).to.equal(true);
+        expect(supportsIntrospection('0.11.3')).to.equal(false);
+        expect(supportsIntrospection('0.12.0-rc1')).to.equal(false);
+        expect(supportsIntrospection('nightly')).to.equal(true);
     });
 });
 
