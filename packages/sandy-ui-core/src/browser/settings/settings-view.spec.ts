@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { JSDOM } from 'jsdom';
 import { ConfigKey, SandySchema } from '../../common/sandy/contract';
 import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
-import {
-    ScopeFormState, SerializedSettingsState, SettingsEdits, SettingsField, SettingsSaveResult, SettingsScope, SettingsScopeData,
-    SettingsSnapshot
-} from '../../common/settings/settings-form';
+import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsScopeData, SettingsSnapshot } from '../../common/settings/settings-dto';
+import type { SettingsField } from '../../common/settings/settings-fields';
+import type { ScopeFormState } from '../../common/settings/scope-form-state';
+import type { SerializedSettingsState } from '../../common/settings/settings-form-state';
 import { SandySettingsView, SettingsViewHost } from './settings-view';
 
 const ALL_KEYS = [

@@ -6,10 +6,12 @@
  * The view never holds a secret it was not typed: the snapshot only says "set / not set", and a typed
  * secret leaves through {@link SettingsViewHost.save} as a write-only edit.
  */
-import {
-    describeModeFix, SETTINGS_SCOPES, SettingsEditPlan, SettingsEdits, SettingsEntry, SettingsField, SettingsFormState, SettingsProblem,
-    SettingsSaveResult, SettingsScope, SettingsSnapshot, ScopeFormState, SerializedSettingsState, toggleAgent, parseAgentCombo
-} from '../../common/settings/settings-form';
+import { SETTINGS_SCOPES, SettingsEdits, SettingsProblem, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../../common/settings/settings-dto';
+import type { SettingsEntry, SettingsField } from '../../common/settings/settings-fields';
+import { parseAgentCombo, toggleAgent } from '../../common/settings/agent-combo';
+import type { ScopeFormState, SettingsEditPlan } from '../../common/settings/scope-form-state';
+import { SerializedSettingsState, SettingsFormState } from '../../common/settings/settings-form-state';
+import { describeModeFix } from '../../common/settings/settings-results';
 
 /** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
 export interface SettingsViewHost {

@@ -2,7 +2,7 @@ import type { SessionInfo } from '../session/session-types';
 import type { DerivedProject } from '../projects/project-state';
 import type { CompatVerdictDescription } from '../sandy/compat';
 import type { ApprovalRequest } from '../approvals/approval-model';
-import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../settings/settings-form';
+import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../settings/settings-dto';
 import { isSandyError } from '../sandy/errors';
 
 /**

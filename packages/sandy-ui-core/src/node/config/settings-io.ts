@@ -6,7 +6,7 @@ import type { SandySchema } from '../../common/sandy/contract';
 import { findEntries, getEffectiveValues, parseConfigFile } from '../../common/config/config-file';
 import type {
     SettingsEdits, SettingsGitignoreWarning, SettingsMisplacedKey, SettingsModeFix, SettingsProblem, SettingsScope, SettingsScopeData
-} from '../../common/settings/settings-form';
+} from '../../common/settings/settings-dto';
 import { ConfigIoError, ensurePrivateMode, readConfigFile, saveConfigEdits, sweepInterruptedWrites, writeFileAtomic, withFileLock } from './config-io';
 
 /** The two files of a settings scope. */

@@ -13,7 +13,8 @@ import { CONTROL_CHARS, GateKind, gatesToken, PendingGates } from '../../common/
 import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
 import { diffApproval } from '../../common/config/approval-diff';
 import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../../common/config/preflight';
-import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot, describeValidateResult } from '../../common/settings/settings-form';
+import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../../common/settings/settings-dto';
+import { describeValidateResult } from '../../common/settings/settings-results';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RefusedFolder, RunOutcome, SandyConfiguration, SandyProblem,
     SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS, toProblem

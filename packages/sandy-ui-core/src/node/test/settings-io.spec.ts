@@ -7,7 +7,7 @@ import { addSecretsToGitignore, gitignoreWarning, readSettingsScope, saveSetting
 import { TEMP_DIR_PREFIX } from '../config/config-io';
 import { SandyServiceCore } from '../service/sandy-service';
 import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
-import { describeModeFix } from '../../common/settings/settings-form';
+import { describeModeFix } from '../../common/settings/settings-results';
 
 describe('settings IO', () => {
     let dir: string;
