@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseArgs } from 'util';
 import { describeVerdict, evaluateCompat, supportsIntrospection } from '../../common/sandy/compat';
 import { SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
 import { isSandyError, SandyError, SandyErrorCode } from '../../common/sandy/errors';
@@ -55,27 +56,43 @@ interface ParsedArgs {
     sandyPath?: string;
 }
 
-function parseArgs(argv: readonly string[]): ParsedArgs {
+/** The options `util.parseArgs` knows; anything else is refused with a usage error. */
+const OPTIONS = {
+    sandy: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' }
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+function isOptionName(name: string): name is OptionName {
+    return Object.prototype.hasOwnProperty.call(OPTIONS, name);
+}
+
+/**
+ * `util.parseArgs` splits the command line (`--sandy=PATH` and `--sandy PATH`, `-h`, `--` ends the
+ * options, options anywhere); its tokens are then checked here, so that an unknown option or a missing
+ * path is a usage error in sandy-ui's words (exit 2) rather than Node's error text.
+ */
+function parseCliArgs(argv: readonly string[]): ParsedArgs {
+    const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
     const parsed: ParsedArgs = { positional: [], json: false, help: false };
-    for (let i = 0; i < argv.length; i++) {
-        const arg = argv[i];
-        if (arg === '--json') {
-            parsed.json = true;
-        } else if (arg === '-h' || arg === '--help') {
-            parsed.help = true;
-        } else if (arg === '--sandy' || arg.startsWith('--sandy=')) {
-            const value = arg === '--sandy' ? argv[++i] : arg.slice('--sandy='.length);
-            if (!value) {
-                throw usageError('--sandy needs a path.', 'Pass the path of the sandy executable: --sandy /path/to/sandy');
+    for (const token of tokens) {
+        if (token.kind === 'positional') {
+            parsed.positional.push(token.value);
+        } else if (token.kind === 'option') {
+            if (!isOptionName(token.name) || (OPTIONS[token.name].type === 'boolean' && token.value !== undefined)) {
+                // Named as typed (`-hj`, `--json=1`), not as the piece parseArgs split off.
+                throw usageError(`Unknown option ${argv[token.index]}.`, 'Run `sandy-ui --help` for the options.');
             }
-            parsed.sandyPath = value;
-        } else if (arg === '--') {
-            parsed.positional.push(...argv.slice(i + 1));
-            break;
-        } else if (arg.startsWith('-') && arg !== '-') {
-            throw usageError(`Unknown option ${arg}.`, 'Run `sandy-ui --help` for the options.');
-        } else {
-            parsed.positional.push(arg);
+            if (token.name === 'sandy') {
+                if (!token.value) {
+                    throw usageError('--sandy needs a path.', 'Pass the path of the sandy executable: --sandy /path/to/sandy');
+                }
+                parsed.sandyPath = token.value;
+            } else {
+                parsed[token.name] = true;
+            }
         }
     }
     parsed.command = parsed.positional.shift();
@@ -90,7 +107,7 @@ function usageError(message: string, hint: string): SandyError {
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
     let json = argv.includes('--json');
     try {
-        const args = parseArgs(argv);
+        const args = parseCliArgs(argv);
         json = args.json;
         if (args.help) {
             io.stdout(USAGE);
