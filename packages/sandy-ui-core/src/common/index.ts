@@ -42,3 +42,4 @@ export * from './terminal/notification-text';
 export * from './terminal/notification-coalescer';
 export * from './host/host-ui';
 export * from './terminal/session-tabs';
+export * from './session/window-state';

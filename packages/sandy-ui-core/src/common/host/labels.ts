@@ -1,4 +1,6 @@
 import type { SessionInfo } from '../session/session-types';
+import type { DerivedProject } from '../projects/project-state';
+import { problemText, SandyProblem } from '../service/service-protocol';
 import { cleanNotificationText, NotificationRenderer, plainNotificationText } from '../terminal/notification-text';
 
 /** Last path segment of a workspace, for tab titles (POSIX and Windows separators). */
@@ -110,4 +112,78 @@ export function revokeApprovalText(displayName: string, removed: boolean): strin
 /** After a tab closed on a live session: it only detached. */
 export function detachedText(workspace: string): string {
     return `sandy (${workspaceLabel(workspace)}) keeps running in the background.`;
+}
+
+// ---- project commands, window state (common/projects/project-commands.ts, common/session/window-state.ts)
+
+export const NO_PROJECTS_TEXT = 'Sandy: no projects yet.';
+export const ADD_PROJECT_ACTION = 'Add Project';
+export const ADD_PROJECT_TITLE = 'Add a project folder to Sandy';
+export const NO_SESSION_TO_STOP_TEXT = 'Sandy: no running session to stop.';
+export const NO_SESSIONS_TEXT = 'Sandy: no sandy sessions are running.';
+export const PICK_PROJECT_PLACEHOLDER = 'Select a project';
+export const STOP_PICK_PLACEHOLDER = 'Stop which sandy session?';
+export const REATTACH_PICK_PLACEHOLDER = 'Reattach to which sandy session?';
+export const SWITCH_PICK_PLACEHOLDER = 'Switch to sandy session';
+export const OPEN_IN_NEW_WINDOW_ACTION = 'Open in New Window';
+export const COPY_PATH_ACTION = 'Copy Path';
+export const REMOVE_SANDBOX_TITLE = 'Remove sandbox';
+export const REMOVE_SANDBOX_ACTION = 'Remove Sandbox';
+
+/** One row of the "which project?" pick. */
+export function projectPickItem(p: Pick<DerivedProject, 'displayName' | 'displayPath' | 'state'>): { label: string; description: string; detail: string } {
+    return { label: p.displayName, description: p.displayPath, detail: p.state };
+}
+
+export function sessionStoppedText(workspace: string): string {
+    return `Sandy: ${workspaceLabel(workspace)} stopped.`;
+}
+
+export function noRunningSessionText(displayName: string): string {
+    return `Sandy: ${displayName} has no running session.`;
+}
+
+/** A `--validate-config` warning of a project just added. */
+export function projectWarningText(workspace: string, warning: string): string {
+    return `Sandy (${workspaceLabel(workspace)}): ${warning}`;
+}
+
+export function noSandboxYetText(displayName: string): string {
+    return `Sandy: ${displayName} has no sandbox yet — it is created on first launch.`;
+}
+
+export function sandboxLocationText(displayName: string, sandboxPath: string): string {
+    return `Sandbox of ${displayName}: ${sandboxPath}`;
+}
+
+export function noSandboxToRemoveText(displayName: string): string {
+    return `Sandy: ${displayName} has no sandbox to remove.`;
+}
+
+export function sandboxRemovedText(displayName: string): string {
+    return `Sandy: sandbox of ${displayName} removed.`;
+}
+
+/** `detail`: the first lines of sandy's output (runFailureText). */
+export function removeSandboxFailedText(exitCode: number | undefined, detail: string): string {
+    return `Sandy: removing the sandbox failed (exit ${exitCode}): ${detail}`;
+}
+
+/** A refusal or failure the service explained: what happened, then what to do. */
+export function problemNoticeText(problem: SandyProblem): string {
+    return `Sandy: ${problemText(problem)}`;
+}
+
+/** A command's call to the service failed (`what`: "stopping sandy", "revoking the approval of x"…). */
+export function commandFailedText(what: string, problem: SandyProblem): string {
+    return `Sandy: ${what} failed: ${problemText(problem)}`;
+}
+
+/** For the Sandy log. */
+export function configureFailedText(problem: SandyProblem): string {
+    return `sandy: configuring the service failed: ${problemText(problem)}`;
+}
+
+export function openFoldersFailedText(problem: SandyProblem): string {
+    return `sandy: telling the service this window's open folders failed: ${problemText(problem)}`;
 }
