@@ -43,3 +43,4 @@ export * from './terminal/notification-coalescer';
 export * from './host/host-ui';
 export * from './terminal/session-tabs';
 export * from './session/window-state';
+export * from './session/status-bar-model';
