@@ -44,3 +44,4 @@ export * from './host/host-ui';
 export * from './terminal/session-tabs';
 export * from './session/window-state';
 export * from './session/status-bar-model';
+export * from './projects/project-commands';

@@ -114,7 +114,7 @@ describe('launchProject: "Sandy: Launch" in every host (unit)', () => {
         expect(rejected.log).to.deep.equal(['reveal? /w', 'preflight /w']);
         const failing = host({ preflightThrows: true });
         await launchProject({ workspacePath: '/w' }, failing);
-        expect(failing.log).to.deep.equal(['reveal? /w', 'preflight /w', 'error Sandy: pre-flight failed: boom']);
+        expect(failing.log).to.deep.equal(['reveal? /w', 'preflight /w', 'error Sandy: pre-flight failed: boom See the log for details.']);
     });
 
     it('asks for a project when none was given; a sandbox without a workspace cannot launch', async () => {

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { LaunchOutcome, LaunchRequest, RunOutcome } from '../service/service-protocol';
+import { problemText, toProblem } from '../service/service-protocol';
 import { workspaceLabel } from '../host/labels';
 
 /**
@@ -129,7 +130,7 @@ export async function launchProject(project: { workspacePath?: string } | undefi
     try {
         clearance = await host.clearForLaunch(workspace);
     } catch (e) {
-        host.error(`Sandy: pre-flight failed: ${e instanceof Error ? e.message : String(e)}`);
+        host.error(`Sandy: pre-flight failed: ${problemText(toProblem(e))}`);
         return;
     }
     if (clearance) {

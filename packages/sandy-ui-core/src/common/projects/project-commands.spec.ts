@@ -1,0 +1,483 @@
+import { expect } from 'chai';
+import type { DerivedProject } from './project-state';
+import type { SessionInfo } from '../session/session-types';
+import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
+import type { AddProjectOutcome, RunOutcome } from '../service/service-protocol';
+import type { HostUi, PickItem } from '../host/host-ui';
+import type { SessionTab } from '../terminal/session-tabs';
+import type { LaunchClearance } from '../session/launch-flow';
+import { SandyError } from '../sandy/errors';
+import { isProject, isSession, ProjectCommands, ProjectCommandsService, ProjectSessionTabs, SelfHostedSessions } from './project-commands';
+
+function project(name: string, extra: Partial<DerivedProject> = {}): DerivedProject {
+    return {
+        key: name, name, displayName: name, displayPath: `~/${name}`, workspacePath: `/home/u/${name}`, state: 'fresh',
+        staleLock: false, lockHeld: false, ownedByUs: false, inProjectList: true, ...extra
+    } as DerivedProject;
+}
+
+function session(id: string, workspace: string, status: SessionInfo['status'] = 'running'): SessionInfo {
+    return { id, pid: 7, workspace, args: [], startedAt: Date.now(), status, attachedViews: 1 };
+}
+
+function request(token: string, refusal?: { key: string; scope?: 'project' | 'global' }): ApprovalRequest {
+    return {
+        workspace: '/home/u/alpha', kind: refusal ? 'refuse' : 'approve', token, lines: [], removedKeys: [], hasPreviousApproval: false,
+        approvalFilePath: '/a', notes: [], refusals: refusal ? [{ ...refusal, message: 'm', remediation: 'r' }] : []
+    } as ApprovalRequest;
+}
+
+const HINTED = new SandyError('usage', 'The workspace is your home folder.', 'Open a project folder instead.');
+
+/** Every port, faked: each call is written to one log the tests read. */
+class World {
+    readonly log: string[] = [];
+    projects: DerivedProject[] = [];
+    live: SessionInfo[] = [];
+    openFolders: string[] = [];
+    selected: DerivedProject | undefined;
+    /** What the next notification with actions answers. */
+    answer: string | undefined;
+    /** Which pick row the user takes (by label), undefined: cancel. */
+    pickLabel: string | undefined;
+    picked: string | undefined = '/home/u/new';
+    confirmed = true;
+    active: SessionTab | undefined;
+    readonly tabsByWorkspace = new Map<string, SessionTab>();
+    selfHosted: SelfHostedSessions | undefined;
+    decision: ApprovalDecision = 'approve';
+    /** Overrides per service method. */
+    readonly fail: Partial<Record<keyof ProjectCommandsService | 'refresh', unknown>> = {};
+    preflightAnswer: ApprovalRequest | undefined;
+    addOutcome: AddProjectOutcome = { workspace: '/home/u/new', warnings: [] };
+    removeResult: RunOutcome = { ok: true, stdout: '', stderr: '' };
+    revoked = true;
+    stopped: SessionInfo | undefined;
+
+    protected async call<T>(method: keyof ProjectCommandsService | 'refresh', what: string, result: T): Promise<T> {
+        this.log.push(what);
+        if (this.fail[method]) {
+            throw this.fail[method];
+        }
+        return result;
+    }
+
+    readonly service: ProjectCommandsService = {
+        addProject: ws => this.call('addProject', `addProject ${ws}`, this.addOutcome),
+        removeProject: ws => this.call('removeProject', `removeProject ${ws}`, undefined),
+        canonicalWorkspace: ws => this.call('canonicalWorkspace', `canonical ${ws}`, ws),
+        preflight: ws => this.call('preflight', `preflight ${ws}`, this.preflightAnswer),
+        rebuildSandbox: ws => this.call('rebuildSandbox', `rebuild ${ws}`, { ok: true, stdout: '', stderr: '' }),
+        removeSandbox: ws => this.call('removeSandbox', `removeSandbox ${ws}`, this.removeResult),
+        revokeApproval: ws => this.call('revokeApproval', `revoke ${ws}`, this.revoked),
+        stop: id => this.call('stop', `stop ${id}`, this.stopped)
+    };
+
+    readonly state = {
+        get projects() { return world().projects; },
+        get liveSessions() { return world().live; },
+        get openFolders() { return world().openFolders; },
+        refresh: () => this.call('refresh', 'refresh', undefined)
+    };
+
+    readonly ui: HostUi = {
+        info: async (m, ...actions) => { this.log.push(`info ${m}${actions.length ? ` [${actions.join('|')}]` : ''}`); return actions.length ? this.answer : undefined; },
+        warn: async m => { this.log.push(`warn ${m}`); return undefined; },
+        error: async m => { this.log.push(`error ${m}`); return undefined; },
+        confirm: async o => { this.log.push(`confirm ${o.title}: ${o.message} [${o.ok}]`); return this.confirmed; },
+        pick: async <T>(items: PickItem<T>[], placeholder: string) => {
+            this.log.push(`pick "${placeholder}": ${items.map(i => `${i.label} (${i.description}; ${i.detail})`).join(', ')}`);
+            return items.find(i => i.label === this.pickLabel)?.value;
+        },
+        writeClipboard: async t => { this.log.push(`clipboard ${t}`); },
+        pickFolder: async o => { this.log.push(`pickFolder ${o.title} [${o.openLabel}]`); return this.picked; },
+        openFolderInNewWindow: async f => { this.log.push(`newWindow ${f}`); }
+    };
+
+    readonly tabs: ProjectSessionTabs = {
+        get active() { return world().active; },
+        findByWorkspace: ws => this.tabsByWorkspace.get(ws),
+        attach: async s => { this.log.push(`attach ${s.id}`); },
+        openForWorkspace: async (ws: string, c: LaunchClearance) => { this.log.push(`open ${ws} ${JSON.stringify(c)}`); },
+        get selfHosted() { return world().selfHosted; }
+    };
+
+    tab(workspace: string, s?: SessionInfo): SessionTab {
+        return { workspace, session: s, detach: () => this.log.push(`detach ${workspace}`) };
+    }
+
+    readonly commands = new ProjectCommands({
+        service: this.service,
+        state: this.state,
+        ui: this.ui,
+        tabs: this.tabs,
+        projectsView: { get selectedProject() { return world().selected; }, reveal: async () => { this.log.push('revealView'); } },
+        settingsEditor: { open: async (ws, key, scope) => { this.log.push(`settings ${ws ?? '<global>'}${key ? ` ${key}` : ''}${scope ? ` ${scope}` : ''}`); } },
+        approvals: { ask: async r => { this.log.push(`ask ${r.token}`); return this.decision; } }
+    });
+}
+
+let current: World;
+function world(): World {
+    return current;
+}
+
+describe('ProjectCommands: every "Sandy:" project command, once for both hosts (unit)', () => {
+    let w: World;
+    beforeEach(() => {
+        w = current = new World();
+    });
+    const alpha = () => project('alpha');
+
+    describe('argument guards', () => {
+        it('tells a project from a session from anything else', () => {
+            const s = session('s1', '/w');
+            expect(isProject(alpha())).to.equal(true);
+            expect(isProject(JSON.parse(JSON.stringify(alpha())))).to.equal(true);
+            expect(isProject(s)).to.equal(false);
+            expect(isSession(s)).to.equal(true);
+            expect(isSession(alpha())).to.equal(false);
+            for (const other of [undefined, null, 'alpha', 3, { workspace: '/w' }, { scheme: 'file', path: '/w' }]) {
+                expect(isProject(other), JSON.stringify(other)).to.equal(false);
+                expect(isSession(other), JSON.stringify(other)).to.equal(false);
+            }
+        });
+    });
+
+    describe('launch', () => {
+        it('a project: pre-flight before any tab, then the tab opens with the clearance', async () => {
+            w.preflightAnswer = request('t1');
+            await w.commands.launch(alpha());
+            expect(w.log).to.deep.equal(['preflight /home/u/alpha', 'ask t1', 'open /home/u/alpha {"approvalToken":"t1"}']);
+        });
+
+        it('a rejected pre-flight opens nothing', async () => {
+            w.preflightAnswer = request('t1');
+            w.decision = 'reject';
+            await w.commands.launch(alpha());
+            expect(w.log).to.deep.equal(['preflight /home/u/alpha', 'ask t1']);
+        });
+
+        it('a running session is revealed (the service\'s, or one the tabs host themselves), not launched again', async () => {
+            w.live = [session('s1', '/home/u/alpha')];
+            await w.commands.launch(alpha());
+            expect(w.log).to.deep.equal(['attach s1']);
+            w.log.length = 0;
+            w.live = [];
+            w.selfHosted = { list: () => [session('fallback:1', '/home/u/alpha')], stop: async () => undefined };
+            await w.commands.launch(alpha());
+            expect(w.log).to.deep.equal(['attach fallback:1']);
+        });
+
+        it('a failed pre-flight says what to do (the problem\'s hint)', async () => {
+            w.fail.preflight = HINTED;
+            await w.commands.launch(alpha());
+            expect(w.log).to.deep.equal(['preflight /home/u/alpha', 'error Sandy: pre-flight failed: The workspace is your home folder. Open a project folder instead.']);
+        });
+
+        it('without a project (or with an argument that is none): asks which, each row its name, path and state', async () => {
+            w.projects = [alpha(), project('beta', { state: 'running' })];
+            w.pickLabel = 'beta';
+            await w.commands.launch({ scheme: 'file', path: '/x' });
+            expect(w.log).to.deep.equal([
+                'pick "Launch sandy for which project?": alpha (~/alpha; fresh), beta (~/beta; running)',
+                'preflight /home/u/beta', 'open /home/u/beta {}'
+            ]);
+        });
+
+        it('with no projects yet: says so and offers Add Project, which adds one', async () => {
+            w.answer = 'Add Project';
+            await w.commands.launch();
+            expect(w.log).to.deep.equal([
+                'info Sandy: no projects yet. [Add Project]',
+                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new', 'refresh', 'revealView'
+            ]);
+            w.log.length = 0;
+            w.answer = undefined;
+            await w.commands.launch();
+            expect(w.log).to.deep.equal(['info Sandy: no projects yet. [Add Project]']);
+        });
+    });
+
+    describe('clearForLaunch (pre-flight with the host\'s approval view)', () => {
+        it('Open Settings in the approval view opens the refused key of the canonical workspace, and launches nothing', async () => {
+            w.decision = 'open-settings';
+            const clearance = await w.commands.clearForLaunch('/home/u/alpha', request('r', { key: 'SANDY_ALLOW_LAN_HOSTS', scope: 'global' }));
+            expect(clearance).to.equal(undefined);
+            expect(w.log).to.deep.equal(['ask r', 'canonical /home/u/alpha', 'settings /home/u/alpha SANDY_ALLOW_LAN_HOSTS global']);
+        });
+
+        it('nothing to approve: an empty clearance, no view', async () => {
+            expect(await w.commands.clearForLaunch('/home/u/alpha')).to.deep.equal({});
+            expect(w.log).to.deep.equal(['preflight /home/u/alpha']);
+        });
+    });
+
+    describe('stop', () => {
+        it('a session, or a project\'s running session: the service stops it and it is said', async () => {
+            w.stopped = session('s1', '/home/u/alpha', 'exited');
+            await w.commands.stop(session('s1', '/home/u/alpha'));
+            w.live = [session('s2', '/home/u/alpha')];
+            await w.commands.stop(alpha());
+            expect(w.log).to.deep.equal(['stop s1', 'info Sandy: alpha stopped.', 'stop s2', 'info Sandy: alpha stopped.']);
+        });
+
+        it('a project without a running session: said, and nothing is asked', async () => {
+            w.live = [session('s1', '/home/u/beta')];
+            await w.commands.stop(alpha());
+            expect(w.log).to.deep.equal(['info Sandy: no running session to stop.']);
+        });
+
+        it('from the palette: the focused tab\'s session, else a pick of the running ones', async () => {
+            w.stopped = session('s1', '/home/u/alpha', 'exited');
+            w.active = w.tab('/home/u/alpha', session('s1', '/home/u/alpha'));
+            await w.commands.stop();
+            expect(w.log).to.deep.equal(['stop s1', 'info Sandy: alpha stopped.']);
+            w.log.length = 0;
+            w.active = undefined;
+            w.live = [session('s2', '/home/u/beta')];
+            w.pickLabel = 'beta';
+            w.stopped = undefined;
+            await w.commands.stop();
+            expect(w.log).to.have.length(2);
+            expect(w.log[0]).to.match(/^pick "Stop which sandy session\?": beta \(pid 7 · \d+s; \/home\/u\/beta\)$/);
+            expect(w.log[1]).to.equal('stop s2');
+        });
+
+        it('nothing running: says so (the pick has nothing to offer)', async () => {
+            await w.commands.stop();
+            expect(w.log).to.deep.equal(['info Sandy: no sandy sessions are running.', 'info Sandy: no running session to stop.']);
+        });
+
+        it('the focused tab\'s session already ended: nothing to stop', async () => {
+            w.active = w.tab('/home/u/alpha', session('s1', '/home/u/alpha', 'exited'));
+            await w.commands.stop();
+            expect(w.log).to.deep.equal(['info Sandy: no running session to stop.']);
+        });
+
+        it('a failure of the service is said with its hint', async () => {
+            w.fail.stop = HINTED;
+            await w.commands.stop(session('s1', '/home/u/alpha'));
+            expect(w.log).to.deep.equal(['stop s1', 'error Sandy: stopping sandy failed: The workspace is your home folder. Open a project folder instead.']);
+        });
+
+        it('a session the tabs host themselves is stopped by them, not the service', async () => {
+            const own = session('fallback:1', '/home/u/alpha');
+            w.selfHosted = { list: () => [own], stop: async id => { w.log.push(`tab stops ${id}`); return { ...own, status: 'exited' }; } };
+            await w.commands.stop(alpha());
+            expect(w.log).to.deep.equal(['tab stops fallback:1', 'info Sandy: alpha stopped.']);
+        });
+    });
+
+    describe('detach, reattach, switch', () => {
+        it('detach closes the project\'s tab, or from the palette the focused one; without a tab nothing happens', async () => {
+            w.tabsByWorkspace.set('/home/u/alpha', w.tab('/home/u/alpha'));
+            w.active = w.tab('/home/u/focused');
+            await w.commands.detach(alpha());
+            await w.commands.detach();
+            await w.commands.detach(project('beta'));
+            await w.commands.detach(project('legacy', { workspacePath: undefined }));
+            await w.commands.detach(session('s1', '/home/u/alpha'));
+            expect(w.log).to.deep.equal(['detach /home/u/alpha', 'detach /home/u/focused', 'detach /home/u/alpha']);
+            expect(w.commands.canDetach(alpha())).to.equal(true);
+            expect(w.commands.canDetach(project('beta'))).to.equal(false);
+            w.active = undefined;
+            expect(w.commands.canDetach()).to.equal(false);
+        });
+
+        it('reattach: the project\'s running session, or says it has none; from the palette a pick', async () => {
+            w.live = [session('s1', '/home/u/alpha')];
+            await w.commands.reattach(alpha());
+            await w.commands.reattach(project('beta'));
+            w.pickLabel = 'alpha';
+            await w.commands.reattach();
+            expect(w.log[0]).to.equal('attach s1');
+            expect(w.log[1]).to.equal('info Sandy: beta has no running session.');
+            expect(w.log[2]).to.match(/^pick "Reattach to which sandy session\?": alpha/);
+            expect(w.log[3]).to.equal('attach s1');
+            w.log.length = 0;
+            w.pickLabel = undefined;
+            await w.commands.reattach();
+            expect(w.log).to.have.length(1);
+            w.log.length = 0;
+            await w.commands.reattach(session('s9', '/home/u/other'));
+            expect(w.log).to.deep.equal(['attach s9']);
+        });
+
+        it('switch session: a pick of the running ones, or says none runs', async () => {
+            await w.commands.switchSession();
+            expect(w.log).to.deep.equal(['info Sandy: no sandy sessions are running.']);
+            w.log.length = 0;
+            w.live = [session('s1', '/home/u/alpha')];
+            w.pickLabel = 'alpha';
+            await w.commands.switchSession();
+            expect(w.log[0]).to.match(/^pick "Switch to sandy session": alpha/);
+            expect(w.log[1]).to.equal('attach s1');
+        });
+
+        it('Stop and Reattach are enabled from the palette, and for a project only while it runs', () => {
+            w.live = [session('s1', '/home/u/alpha')];
+            expect(w.commands.canStop()).to.equal(true);
+            expect(w.commands.canStop(alpha())).to.equal(true);
+            expect(w.commands.canStop(project('beta'))).to.equal(false);
+            expect(w.commands.canReattach(project('beta'))).to.equal(false);
+            expect(w.commands.canReattach(session('s9', '/x'))).to.equal(true);
+        });
+    });
+
+    describe('add project, refresh', () => {
+        it('adds the picked folder, says its warnings, refreshes and shows the Projects view', async () => {
+            w.addOutcome = { workspace: '/home/u/new', warnings: ['unknown key SANDY_FOO'] };
+            await w.commands.addProject();
+            expect(w.log).to.deep.equal([
+                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new',
+                'warn Sandy (new): unknown key SANDY_FOO', 'refresh', 'revealView'
+            ]);
+        });
+
+        it('a cancelled pick adds nothing; a refused folder is said with its hint', async () => {
+            w.picked = undefined;
+            await w.commands.addProject();
+            expect(w.log).to.deep.equal(['pickFolder Add a project folder to Sandy [Add Project]']);
+            w.log.length = 0;
+            w.picked = '/home/u';
+            w.addOutcome = { workspace: '/home/u', warnings: [], problem: { code: 'usage', message: 'That is your home folder.', hint: 'Pick a project folder.' } };
+            await w.commands.addProject();
+            expect(w.log).to.deep.equal(['pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u', 'error Sandy: That is your home folder. Pick a project folder.']);
+            w.log.length = 0;
+            w.fail.addProject = HINTED;
+            await w.commands.addProject();
+            expect(w.log.at(-1)).to.equal('error Sandy: adding the project failed: The workspace is your home folder. Open a project folder instead.');
+        });
+
+        it('refresh polls; a failure is said with its hint', async () => {
+            await w.commands.refresh();
+            w.fail.refresh = HINTED;
+            await w.commands.refresh();
+            expect(w.log).to.deep.equal(['refresh', 'refresh', 'error Sandy: refreshing failed: The workspace is your home folder. Open a project folder instead.']);
+        });
+    });
+
+    describe('the project of a row command: its argument, else the selected row, else a pick', () => {
+        it('copy workspace path', async () => {
+            await w.commands.copyWorkspacePath(alpha());
+            w.selected = project('beta');
+            await w.commands.copyWorkspacePath();
+            w.selected = undefined;
+            w.projects = [project('gamma')];
+            w.pickLabel = 'gamma';
+            await w.commands.copyWorkspacePath();
+            expect(w.log).to.deep.equal(['clipboard /home/u/alpha', 'clipboard /home/u/beta', 'pick "Select a project": gamma (~/gamma; fresh)', 'clipboard /home/u/gamma']);
+            w.log.length = 0;
+            w.pickLabel = undefined;
+            await w.commands.copyWorkspacePath();
+            expect(w.log).to.deep.equal(['pick "Select a project": gamma (~/gamma; fresh)']);
+        });
+
+        it('reveal sandbox: none yet is said; else the path with Open in New Window and Copy Path', async () => {
+            await w.commands.revealSandbox(alpha());
+            const withSandbox = project('beta', { sandboxName: 'beta-1', sandboxPath: '/sb/beta-1' });
+            w.answer = 'Copy Path';
+            await w.commands.revealSandbox(withSandbox);
+            w.answer = 'Open in New Window';
+            await w.commands.revealSandbox(withSandbox);
+            w.answer = undefined;
+            await w.commands.revealSandbox(withSandbox);
+            const shown = 'info Sandbox of beta: /sb/beta-1 [Open in New Window|Copy Path]';
+            expect(w.log).to.deep.equal([
+                'info Sandy: alpha has no sandbox yet — it is created on first launch.',
+                shown, 'clipboard /sb/beta-1', shown, 'newWindow /sb/beta-1', shown
+            ]);
+            expect(w.commands.canRevealSandbox(alpha())).to.equal(false);
+            expect(w.commands.canRevealSandbox(withSandbox)).to.equal(true);
+            expect(w.commands.canRevealSandbox()).to.equal(true);
+        });
+
+        it('remove sandbox: asks first; removed, failed (exit and output) or refused (hint) is said; then refresh', async () => {
+            const p = project('beta', { sandboxName: 'beta-1', displayPath: '~/beta' });
+            await w.commands.removeSandbox(alpha());
+            expect(w.log).to.deep.equal(['info Sandy: alpha has no sandbox to remove.']);
+            w.log.length = 0;
+            w.confirmed = false;
+            await w.commands.removeSandbox(p);
+            expect(w.log).to.have.length(1);
+            expect(w.log[0]).to.match(/^confirm Remove sandbox: Remove the sandbox of ~\/beta\? .* \[Remove Sandbox\]$/);
+            w.log.length = 0;
+            w.confirmed = true;
+            await w.commands.removeSandbox(p);
+            expect(w.log.slice(1)).to.deep.equal(['removeSandbox /home/u/beta', 'info Sandy: sandbox of beta removed.', 'refresh']);
+            w.log.length = 0;
+            w.removeResult = { ok: false, exitCode: 2, stdout: '', stderr: 'sandbox is in use\n' };
+            await w.commands.removeSandbox(p);
+            expect(w.log.slice(1)).to.deep.equal(['removeSandbox /home/u/beta', 'error Sandy: removing the sandbox failed (exit 2): sandbox is in use', 'refresh']);
+            w.log.length = 0;
+            w.fail.removeSandbox = HINTED;
+            await w.commands.removeSandbox(p);
+            expect(w.log.slice(2)).to.deep.equal(['error Sandy: removing the sandbox of beta failed: The workspace is your home folder. Open a project folder instead.', 'refresh']);
+            expect(w.commands.canRemoveSandbox(p)).to.equal(true);
+            expect(w.commands.canRemoveSandbox({ ...p, state: 'running' })).to.equal(false);
+            expect(w.commands.canRemoveSandbox(alpha())).to.equal(false);
+        });
+
+        it('remove from projects: then refresh; a sandbox without a workspace has nothing to remove', async () => {
+            await w.commands.removeProject(alpha());
+            await w.commands.removeProject(project('legacy', { workspacePath: undefined }));
+            expect(w.log).to.deep.equal(['removeProject /home/u/alpha', 'refresh']);
+            w.log.length = 0;
+            w.fail.removeProject = HINTED;
+            await w.commands.removeProject(alpha());
+            expect(w.log).to.deep.equal(['removeProject /home/u/alpha', 'error Sandy: removing alpha from the projects failed: The workspace is your home folder. Open a project folder instead.']);
+        });
+
+        it('revoke approval: says whether there was one, then refresh; a failure shows its hint', async () => {
+            await w.commands.revokeApproval(alpha());
+            w.revoked = false;
+            await w.commands.revokeApproval(alpha());
+            expect(w.log).to.deep.equal([
+                'revoke /home/u/alpha', 'info Sandy: approvals for alpha revoked (privileged keys, Dockerfile, symlinks) — the next launch asks again.', 'refresh',
+                'revoke /home/u/alpha', 'info Sandy: alpha had no recorded approval.', 'refresh'
+            ]);
+            w.log.length = 0;
+            w.fail.revokeApproval = HINTED;
+            await w.commands.revokeApproval(alpha());
+            expect(w.log).to.deep.equal(['revoke /home/u/alpha', 'error Sandy: revoking the approval of alpha failed: The workspace is your home folder. Open a project folder instead.']);
+            expect(w.commands.canRevokeApproval(project('legacy', { workspacePath: undefined }))).to.equal(false);
+        });
+    });
+
+    describe('open settings', () => {
+        it('a project: its settings, the workspace canonicalised first', async () => {
+            w.service.canonicalWorkspace = async ws => { w.log.push(`canonical ${ws}`); return '/real/alpha'; };
+            await w.commands.openSettings(alpha());
+            expect(w.log).to.deep.equal(['canonical /home/u/alpha', 'settings /real/alpha']);
+        });
+
+        it('{ workspace, key, scope }: at the key; a key or scope of the wrong type is ignored', async () => {
+            await w.commands.openSettings({ workspace: '/home/u/alpha', key: 'SANDY_MODEL', scope: 'project' });
+            await w.commands.openSettings({ workspace: '/home/u/alpha', key: 3, scope: 'everywhere' });
+            expect(w.log).to.deep.equal(['canonical /home/u/alpha', 'settings /home/u/alpha SANDY_MODEL project', 'canonical /home/u/alpha', 'settings /home/u/alpha']);
+        });
+
+        it('nothing given: the selected project, else the window\'s first folder, else Global alone', async () => {
+            w.selected = project('beta');
+            w.openFolders = ['/home/u/open'];
+            await w.commands.openSettings();
+            w.selected = undefined;
+            await w.commands.openSettings({ key: 'SANDY_MODEL' });
+            w.openFolders = [];
+            await w.commands.openSettings();
+            await w.commands.openSettings(project('legacy', { workspacePath: undefined }));
+            expect(w.log).to.deep.equal([
+                'canonical /home/u/beta', 'settings /home/u/beta',
+                'canonical /home/u/open', 'settings /home/u/open SANDY_MODEL',
+                'settings <global>', 'settings <global>'
+            ]);
+        });
+
+        it('a workspace sandy refuses ($HOME, /) opens nothing and says why, with the hint', async () => {
+            w.fail.canonicalWorkspace = HINTED;
+            await w.commands.openSettings({ workspace: '/home/u' });
+            expect(w.log).to.deep.equal(['canonical /home/u', 'error Sandy: The workspace is your home folder. Open a project folder instead.']);
+        });
+    });
+});

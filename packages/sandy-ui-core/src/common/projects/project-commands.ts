@@ -1,0 +1,410 @@
+import type { DerivedProject } from './project-state';
+import type { SessionInfo } from '../session/session-types';
+import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
+import type { SettingsScope } from '../settings/settings-dto';
+import type { SandyService } from '../service/service-protocol';
+import { toProblem } from '../service/service-protocol';
+import type { HostUi } from '../host/host-ui';
+import type { SessionTabs, SessionTab } from '../terminal/session-tabs';
+import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '../session/launch-flow';
+import {
+    ADD_PROJECT_ACTION, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
+    noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
+    projectPickItem, projectWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
+    removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
+    SWITCH_PICK_PLACEHOLDER
+} from '../host/labels';
+
+/** A command argument that is a project (a tree row, or a plain JSON copy of one from another host). */
+export function isProject(arg: unknown): arg is DerivedProject {
+    return !!arg && typeof arg === 'object' && 'key' in arg && 'state' in arg;
+}
+
+/** A command argument that is a session (the status bar, a notification), not a project. */
+export function isSession(arg: unknown): arg is SessionInfo {
+    return !!arg && typeof arg === 'object' && 'pid' in arg && 'id' in arg && 'status' in arg && !('state' in arg);
+}
+
+/** "Open Settings" at a place: `{ workspace, key, scope }` (the approval view's Open Settings, a refusal). */
+export interface SettingsTarget {
+    workspace?: string;
+    key?: string;
+    scope?: SettingsScope;
+}
+
+/** The Projects view of the host (Theia's widget, VS Code's tree). */
+export interface ProjectsViewPort {
+    /** The row the user selected, if any: the project of a command run from the palette. */
+    readonly selectedProject: DerivedProject | undefined;
+    /** Show the view (after Add Project). */
+    reveal(): Promise<void>;
+}
+
+/** The host's settings editor. */
+export interface SettingsEditorPort {
+    /** The editor of a canonical workspace (Project and Global), or of Global alone; scrolled to `key` when given. */
+    open(workspace: string | undefined, key?: string, scope?: SettingsScope): Promise<void>;
+}
+
+/** The host's pre-flight approval view. */
+export interface ApprovalPort {
+    /** Show the request and resolve with the user's decision (closing the view counts as reject). */
+    ask(request: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+/**
+ * Sessions a host's tabs run themselves, outside the service's supervisor: the plugin without
+ * node-pty runs sandy in the editor's own terminal. They are listed with the service's sessions
+ * and stopped by their tabs, so every command treats them alike.
+ */
+export interface SelfHostedSessions {
+    /** The running ones. */
+    list(): SessionInfo[];
+    /** Stop one (its terminal closes: sandy gets a hang-up); the session as it ended, undefined if unknown. */
+    stop(sessionId: string): Promise<SessionInfo | undefined>;
+}
+
+/** The tabs the commands drive: core's tab registry, or the plugin's fallback terminals. */
+export interface ProjectSessionTabs extends SessionTabs {
+    readonly selfHosted?: SelfHostedSessions;
+}
+
+/** What the project commands call on the service. */
+export type ProjectCommandsService = Pick<SandyService,
+    'addProject' | 'removeProject' | 'canonicalWorkspace' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop'>;
+
+/** What the project commands read of the window state (core's WindowState). */
+export interface ProjectCommandsState {
+    readonly projects: DerivedProject[];
+    readonly liveSessions: SessionInfo[];
+    readonly openFolders: readonly string[];
+    refresh(): Promise<void>;
+}
+
+export interface ProjectCommandsPorts {
+    service: ProjectCommandsService;
+    state: ProjectCommandsState;
+    ui: HostUi;
+    tabs: ProjectSessionTabs;
+    projectsView: ProjectsViewPort;
+    settingsEditor: SettingsEditorPort;
+    approvals: ApprovalPort;
+}
+
+/**
+ * Every "Sandy:" project command, written once for every host (the Theia IDE, the VS Code plugin):
+ * the hosts register the commands, menus and keybindings and call these handlers with the command's
+ * argument as they received it (a project, a session, `{ workspace, key, scope }` or nothing).
+ * Every word shown is core's (labels.ts); a failure of the service shows its hint.
+ */
+export class ProjectCommands {
+    constructor(protected readonly ports: ProjectCommandsPorts) { }
+
+    // ---- what the hosts ask to enable menus -----------------------------------------------
+
+    /** Stop / Reattach: from the palette always; for a project, while it has a running session. */
+    canStop(arg?: unknown): boolean {
+        return !this.isTarget(arg) || !!this.sessionOf(arg);
+    }
+
+    canReattach(arg?: unknown): boolean {
+        return this.canStop(arg);
+    }
+
+    /** Detach: a tab shows the project (or, from the palette, a sandy tab has the focus). */
+    canDetach(arg?: unknown): boolean {
+        return !!this.tabOf(arg);
+    }
+
+    canRevealSandbox(arg?: unknown): boolean {
+        return !isProject(arg) || !!arg.sandboxPath;
+    }
+
+    /** A sandbox exists and is not running (sandy refuses to remove a running one). */
+    canRemoveSandbox(arg?: unknown): boolean {
+        return !isProject(arg) || (!!arg.sandboxName && arg.state !== 'running');
+    }
+
+    canRevokeApproval(arg?: unknown): boolean {
+        return !isProject(arg) || !!arg.workspacePath;
+    }
+
+    // ---- the commands -------------------------------------------------------------------------
+
+    /** Launch: pick a project if none, reveal its running session, else pre-flight, then open its tab. */
+    async launch(arg?: unknown): Promise<void> {
+        const { tabs, ui } = this.ports;
+        await launchProject(isProject(arg) ? arg : undefined, {
+            pickProject: placeholder => this.pickProject(placeholder),
+            revealExisting: async workspace => {
+                const live = this.liveSessions().find(s => s.workspace === workspace);
+                if (live) {
+                    await tabs.attach(live);
+                }
+                return !!live;
+            },
+            clearForLaunch: workspace => this.clearForLaunch(workspace),
+            open: (workspace, clearance) => tabs.openForWorkspace(workspace, clearance),
+            error: message => void ui.error(message)
+        });
+    }
+
+    /**
+     * Pre-flight with the host's approval view (core's clearForLaunch): what the launch must carry,
+     * undefined when the user did not approve. Terminals call it again when the files changed since.
+     */
+    clearForLaunch(workspace: string, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
+        const { service, approvals, ui } = this.ports;
+        return clearForLaunch(workspace, {
+            preflight: ws => service.preflight(ws),
+            ask: request => approvals.ask(request),
+            rebuildSandbox: ws => service.rebuildSandbox(ws),
+            openSettings: (ws, key, scope) => this.openSettings({ workspace: ws, key, scope }),
+            info: message => void ui.info(message),
+            error: message => void ui.error(message)
+        }, first);
+    }
+
+    /** Stop the given session or project's session; from the palette the focused tab's, else a pick. */
+    async stop(arg?: unknown): Promise<void> {
+        const { ui, tabs } = this.ports;
+        const given = this.isTarget(arg);
+        let session = given ? this.sessionOf(arg) : tabs.active?.session;
+        if (!session && !given) {
+            session = await this.pickSession(STOP_PICK_PLACEHOLDER);
+        }
+        if (!session || session.status === 'exited') {
+            void ui.info(NO_SESSION_TO_STOP_TEXT);
+            return;
+        }
+        const id = session.id;
+        let ended: SessionInfo | undefined;
+        try {
+            const selfHosted = tabs.selfHosted;
+            ended = selfHosted?.list().some(s => s.id === id) ? await selfHosted.stop(id) : await this.ports.service.stop(id);
+        } catch (e) {
+            void ui.error(commandFailedText('stopping sandy', toProblem(e)));
+            return;
+        }
+        if (ended) {
+            void ui.info(sessionStoppedText(ended.workspace));
+        }
+    }
+
+    /** Close the project's tab (or the focused sandy tab); its session keeps running. */
+    async detach(arg?: unknown): Promise<void> {
+        this.tabOf(arg)?.detach();
+    }
+
+    async reattach(arg?: unknown): Promise<void> {
+        const given = this.isTarget(arg);
+        const session = given ? this.sessionOf(arg) : await this.pickSession(REATTACH_PICK_PLACEHOLDER);
+        if (session) {
+            await this.ports.tabs.attach(session);
+        } else if (isProject(arg)) {
+            void this.ports.ui.info(noRunningSessionText(arg.displayName));
+        }
+    }
+
+    async switchSession(): Promise<void> {
+        const session = await this.pickSession(SWITCH_PICK_PLACEHOLDER);
+        if (session) {
+            await this.ports.tabs.attach(session);
+        }
+    }
+
+    async addProject(): Promise<void> {
+        const { ui, service } = this.ports;
+        const folder = await ui.pickFolder({ title: ADD_PROJECT_TITLE, openLabel: ADD_PROJECT_ACTION });
+        if (!folder) {
+            return;
+        }
+        try {
+            const outcome = await service.addProject(folder);
+            if (outcome.problem) {
+                void ui.error(problemNoticeText(outcome.problem));
+                return;
+            }
+            for (const warning of outcome.warnings) {
+                void ui.warn(projectWarningText(outcome.workspace, warning));
+            }
+        } catch (e) {
+            void ui.error(commandFailedText('adding the project', toProblem(e)));
+            return;
+        }
+        await this.refresh();
+        await this.ports.projectsView.reveal();
+    }
+
+    async refresh(): Promise<void> {
+        try {
+            await this.ports.state.refresh();
+        } catch (e) {
+            void this.ports.ui.error(commandFailedText('refreshing', toProblem(e)));
+        }
+    }
+
+    async revealSandbox(arg?: unknown): Promise<void> {
+        const project = await this.projectOf(arg);
+        if (!project) {
+            return;
+        }
+        const { ui } = this.ports;
+        if (!project.sandboxPath) {
+            void ui.info(noSandboxYetText(project.displayName));
+            return;
+        }
+        const action = await ui.info(sandboxLocationText(project.displayName, project.sandboxPath), OPEN_IN_NEW_WINDOW_ACTION, COPY_PATH_ACTION);
+        if (action === COPY_PATH_ACTION) {
+            await ui.writeClipboard(project.sandboxPath);
+        } else if (action === OPEN_IN_NEW_WINDOW_ACTION) {
+            await ui.openFolderInNewWindow(project.sandboxPath);
+        }
+    }
+
+    async copyWorkspacePath(arg?: unknown): Promise<void> {
+        const project = await this.projectOf(arg);
+        if (project) {
+            await this.ports.ui.writeClipboard(project.workspacePath ?? '');
+        }
+    }
+
+    /** Remove Sandbox (destructive: asks first), then refresh. */
+    async removeSandbox(arg?: unknown): Promise<void> {
+        const project = await this.projectOf(arg);
+        if (!project) {
+            return;
+        }
+        const { ui, service } = this.ports;
+        if (!project.workspacePath || !project.sandboxName) {
+            void ui.info(noSandboxToRemoveText(project.displayName));
+            return;
+        }
+        if (!await ui.confirm({ title: REMOVE_SANDBOX_TITLE, message: removeSandboxPrompt(project.displayPath), ok: REMOVE_SANDBOX_ACTION })) {
+            return;
+        }
+        try {
+            const result = await service.removeSandbox(project.workspacePath);
+            if (result.ok) {
+                void ui.info(sandboxRemovedText(project.displayName));
+            } else {
+                void ui.error(removeSandboxFailedText(result.exitCode, runFailureText(result)));
+            }
+        } catch (e) {
+            void ui.error(commandFailedText(`removing the sandbox of ${project.displayName}`, toProblem(e)));
+        }
+        await this.refresh();
+    }
+
+    async removeProject(arg?: unknown): Promise<void> {
+        const project = await this.projectOf(arg);
+        if (!project?.workspacePath) {
+            return;
+        }
+        try {
+            await this.ports.service.removeProject(project.workspacePath);
+        } catch (e) {
+            void this.ports.ui.error(commandFailedText(`removing ${project.displayName} from the projects`, toProblem(e)));
+            return;
+        }
+        await this.refresh();
+    }
+
+    /**
+     * The settings editor: of a project (Project and Global), at `{ workspace, key, scope }`, or with
+     * nothing given of the selected project, else of the window's first folder, else Global alone.
+     * The workspace is canonicalised first (never $HOME or /): a refusal is said, nothing opens.
+     */
+    async openSettings(arg?: unknown): Promise<void> {
+        const given = arg && typeof arg === 'object' && !isProject(arg) ? arg as { workspace?: unknown; key?: unknown; scope?: unknown } : undefined;
+        const workspace = isProject(arg) ? arg.workspacePath
+            : typeof given?.workspace === 'string' ? given.workspace
+                : this.ports.projectsView.selectedProject?.workspacePath ?? this.ports.state.openFolders[0];
+        const key = typeof given?.key === 'string' ? given.key : undefined;
+        const scope = given?.scope === 'project' || given?.scope === 'global' ? given.scope : undefined;
+        let canonical: string | undefined;
+        if (workspace) {
+            try {
+                canonical = await this.ports.service.canonicalWorkspace(workspace);
+            } catch (e) {
+                void this.ports.ui.error(problemNoticeText(toProblem(e)));
+                return;
+            }
+        }
+        await this.ports.settingsEditor.open(canonical, key, scope);
+    }
+
+    /** Forget the workspace's approvals (sandy's records and ours): the next launch asks again. */
+    async revokeApproval(arg?: unknown): Promise<void> {
+        const project = await this.projectOf(arg);
+        if (!project?.workspacePath) {
+            return;
+        }
+        try {
+            const removed = await this.ports.service.revokeApproval(project.workspacePath);
+            void this.ports.ui.info(revokeApprovalText(project.displayName, removed));
+        } catch (e) {
+            void this.ports.ui.error(commandFailedText(`revoking the approval of ${project.displayName}`, toProblem(e)));
+            return;
+        }
+        await this.refresh();
+    }
+
+    // ---- picks --------------------------------------------------------------------------------
+
+    /** Which project? With none yet, offers Add Project instead. */
+    async pickProject(placeholder: string): Promise<DerivedProject | undefined> {
+        const { ui, state } = this.ports;
+        const projects = state.projects;
+        if (!projects.length) {
+            if (await ui.info(NO_PROJECTS_TEXT, ADD_PROJECT_ACTION) === ADD_PROJECT_ACTION) {
+                await this.addProject();
+            }
+            return undefined;
+        }
+        return ui.pick(projects.map(p => ({ ...projectPickItem(p), value: p })), placeholder);
+    }
+
+    async pickSession(placeholder: string): Promise<SessionInfo | undefined> {
+        const sessions = this.liveSessions();
+        if (!sessions.length) {
+            void this.ports.ui.info(NO_SESSIONS_TEXT);
+            return undefined;
+        }
+        return this.ports.ui.pick(sessions.map(s => ({ ...sessionPickItem(s), value: s })), placeholder);
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    /** The service's live sessions and those the tabs run themselves. */
+    protected liveSessions(): SessionInfo[] {
+        return [...this.ports.state.liveSessions, ...this.ports.tabs.selfHosted?.list() ?? []];
+    }
+
+    protected isTarget(arg: unknown): arg is DerivedProject | SessionInfo {
+        return isProject(arg) || isSession(arg);
+    }
+
+    protected sessionOf(arg: unknown): SessionInfo | undefined {
+        if (isSession(arg)) {
+            return arg;
+        }
+        if (isProject(arg) && arg.workspacePath) {
+            return this.liveSessions().find(s => s.workspace === arg.workspacePath);
+        }
+        return undefined;
+    }
+
+    protected tabOf(arg: unknown): SessionTab | undefined {
+        const workspace = isProject(arg) ? arg.workspacePath : isSession(arg) ? arg.workspace : undefined;
+        if (!this.isTarget(arg)) {
+            return this.ports.tabs.active;
+        }
+        return workspace ? this.ports.tabs.findByWorkspace(workspace) : undefined;
+    }
+
+    /** The command's project: its argument, else the selected row, else a pick. */
+    protected async projectOf(arg: unknown): Promise<DerivedProject | undefined> {
+        return isProject(arg) ? arg : this.ports.projectsView.selectedProject ?? await this.pickProject(PICK_PROJECT_PLACEHOLDER);
+    }
+}
