@@ -45,3 +45,5 @@ export * from './terminal/session-tabs';
 export * from './session/window-state';
 export * from './session/status-bar-model';
 export * from './projects/project-commands';
+export * from './terminal/terminal-session';
+export * from './terminal/terminal-tabs';

@@ -114,6 +114,39 @@ export function detachedText(workspace: string): string {
     return `sandy (${workspaceLabel(workspace)}) keeps running in the background.`;
 }
 
+// ---- the sandy terminal tab (common/terminal/terminal-session.ts, terminal-tabs.ts) ----
+
+/** Written into a tab whose session (to reattach to) is gone. */
+export const SESSION_GONE_TEXT = 'The sandy session this tab showed is no longer running.';
+/** Written into a tab restored after a reload whose session had ended (it never launches by itself). */
+export const RESTORED_SESSION_ENDED_TEXT = 'This tab showed a sandy session that has ended.';
+/** The banner over a tab with nothing running (Relaunch beside it). */
+export const SESSION_ENDED_TEXT = 'This session has ended.';
+
+/** A launch that threw (the service's problem and its hint as `detail`). */
+export function launchFailedText(detail: string): string {
+    return `Launch failed: ${detail}`;
+}
+
+/** Written into the tab when sandy refused the launch. */
+export function notLaunchedText(reason: string): string {
+    return `Not launched: ${reason}`;
+}
+
+/** A warning sandy gave with a launch (`--validate-config`). */
+export function launchWarningText(workspace: string, warning: string): string {
+    return `Sandy (${workspaceLabel(workspace)}): ${warning}`;
+}
+
+/** The actions of the terminal tab's notifications. */
+export const TERMINAL_ACTIONS = {
+    /** On an agent's notification: bring its tab to the front. */
+    show: 'Show',
+    /** After a tab on a live session closed. */
+    reattach: 'Reattach',
+    stop: 'Stop'
+} as const;
+
 // ---- project commands, window state (common/projects/project-commands.ts, common/session/window-state.ts)
 
 export const NO_PROJECTS_TEXT = 'Sandy: no projects yet.';

@@ -1,0 +1,236 @@
+import type { SessionInfo } from '../session/session-types';
+import type { LaunchClearance } from '../session/launch-flow';
+import { toProblem } from '../service/service-protocol';
+import type { SandyService } from '../service/service-protocol';
+import type { HostUi } from '../host/host-ui';
+import { detachedText, notificationText, problemNoticeText, TERMINAL_ACTIONS } from '../host/labels';
+import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
+import type { NotificationRenderer } from './notification-text';
+import { NotificationCoalescer, NotificationCoalescerOptions } from './notification-coalescer';
+import type { TerminalNotification } from './osc-dispatch';
+import type { SessionTab, SessionTabs } from './session-tabs';
+import type { TerminalSession } from './terminal-session';
+
+/**
+ * A window's sandy terminal tabs, written once for every host: find them by session or workspace,
+ * open or reveal one, turn each tab's OSC notifications into toasts with a Show action (coalesced
+ * per tab, as plain text, when `sandy.notifications` allows), and after a tab on a live session
+ * closed say that it only detached, offering Reattach or Stop. The host creates, reveals and
+ * closes the tabs ({@link TerminalTabsHost}); each tab carries its {@link TerminalSession}.
+ */
+
+/** A host's terminal tab: its controller, and the {@link SessionTab} the commands see. */
+export interface TerminalTab extends SessionTab {
+    readonly terminal: TerminalSession;
+}
+
+export interface TerminalTabOptions {
+    workspace: string;
+    /** Attach to this session; absent: the tab launches one. */
+    sessionId?: string;
+    /** The one-shot clearance of the tab's first launch (the host must never store it). */
+    clearance?: LaunchClearance;
+}
+
+/** What the host does with tabs. */
+export interface TerminalTabsHost<T extends TerminalTab> {
+    /** A new tab (its controller starts once the view is laid out); the registry then reveals it. */
+    createTab(options: TerminalTabOptions): Promise<T>;
+    /** Show the tab and focus it. */
+    reveal(tab: T): Promise<void>;
+    /** Whether this is the tab the user is looking at (the window's current editor). */
+    isActive(tab: T): boolean;
+    /** How the host renders a notification message (Theia: 'markdown', VS Code: 'linked-text'). */
+    readonly renderer: NotificationRenderer;
+    /** A toast of a message already made safe for {@link renderer}; resolves with the action clicked. */
+    toast(message: string, ...actions: string[]): Promise<string | undefined>;
+    /** The `sandy.notifications` setting, read at each notification. */
+    notificationsEnabled(): boolean;
+}
+
+export interface TerminalTabsDeps<T extends TerminalTab> {
+    host: TerminalTabsHost<T>;
+    service: Pick<SandyService, 'sessions' | 'stop' | 'forgetSession'>;
+    ui: Pick<HostUi, 'info' | 'error'>;
+    /** Session status changes from the service (another window's Stop, the tree, the status bar). */
+    onSession?: EventLike<SessionInfo>;
+    /** The notification coalescer's window and clock (tests). */
+    coalescer?: NotificationCoalescerOptions;
+}
+
+interface Entry {
+    coalescer: NotificationCoalescer<TerminalNotification>;
+    subscriptions: DisposableLike[];
+}
+
+export class TerminalTabs<T extends TerminalTab> implements SessionTabs, DisposableLike {
+    protected readonly entries = new Map<T, Entry>();
+    protected readonly onDidChangeEmitter = new SimpleEmitter<void>();
+    /** A tab was added or closed, or its session changed. */
+    readonly onDidChange: EventLike<void> = this.onDidChangeEmitter.event;
+    protected readonly toDispose: DisposableLike[] = [];
+    protected disposing = false;
+
+    constructor(protected readonly deps: TerminalTabsDeps<T>) {
+        if (deps.onSession) {
+            this.toDispose.push(deps.onSession(session => this.findBySession(session.id)?.terminal.updateSession(session)));
+        }
+    }
+
+    get all(): T[] {
+        return [...this.entries.keys()];
+    }
+
+    get active(): T | undefined {
+        return this.all.find(tab => this.deps.host.isActive(tab));
+    }
+
+    findBySession(sessionId: string): T | undefined {
+        return this.all.find(tab => tab.terminal.session?.id === sessionId);
+    }
+
+    /** The workspace's tab on a live session, else its ended one. */
+    findByWorkspace(workspace: string): T | undefined {
+        return this.all.find(tab => tab.terminal.workspace === workspace && tab.terminal.session?.status !== 'exited')
+            ?? this.all.find(tab => tab.terminal.workspace === workspace);
+    }
+
+    async openForWorkspace(workspace: string, clearance?: LaunchClearance): Promise<void> {
+        await this.openTab(workspace, clearance);
+    }
+
+    /**
+     * Reveal the workspace's tab, relaunching it with `clearance` if its session ended (or none was
+     * started), or open a tab that launches with it.
+     */
+    async openTab(workspace: string, clearance?: LaunchClearance): Promise<T> {
+        const existing = this.findByWorkspace(workspace);
+        if (!existing) {
+            return this.create({ workspace, clearance });
+        }
+        await this.deps.host.reveal(existing);
+        const session = existing.terminal.session;
+        if (!session || session.status === 'exited') {
+            existing.terminal.setClearance(clearance);
+            void existing.terminal.relaunch();
+        }
+        return existing;
+    }
+
+    async attach(session: SessionInfo): Promise<void> {
+        await this.attachTab(session);
+    }
+
+    /** Reveal the tab attached to this session, or open one on it. */
+    async attachTab(session: SessionInfo): Promise<T> {
+        const existing = this.findBySession(session.id);
+        if (!existing) {
+            return this.create({ workspace: session.workspace, sessionId: session.id });
+        }
+        await this.deps.host.reveal(existing);
+        return existing;
+    }
+
+    async reveal(tab: T): Promise<void> {
+        await this.deps.host.reveal(tab);
+    }
+
+    /** Close the tab; its session keeps running. */
+    detach(tab: T): void {
+        tab.detach();
+    }
+
+    protected async create(options: TerminalTabOptions): Promise<T> {
+        const tab = await this.deps.host.createTab(options);
+        this.add(tab);
+        await this.deps.host.reveal(tab);
+        return tab;
+    }
+
+    /**
+     * Take a tab into the registry: every tab the host creates, also those it restores after a
+     * reload (they do not come through {@link openTab}). Idempotent.
+     */
+    add(tab: T): void {
+        if (this.entries.has(tab) || tab.terminal.isDisposed) {
+            return;
+        }
+        // One session's flood of notifications becomes a toast now and one per window after (core's coalescer).
+        const coalescer = new NotificationCoalescer<TerminalNotification>(({ latest, more }) => void this.toast(tab, latest, more), this.deps.coalescer);
+        const subscriptions = [
+            tab.terminal.onDidNotify(n => {
+                if (this.deps.host.notificationsEnabled()) {
+                    coalescer.push(n);
+                }
+            }),
+            tab.terminal.onDidChangeSession(() => this.fireChange()),
+            tab.terminal.onDidDispose(() => this.closed(tab))
+        ];
+        this.entries.set(tab, { coalescer, subscriptions });
+        this.fireChange();
+    }
+
+    /** Tell the listeners (the host calls it when the active tab changed). */
+    fireChange(): void {
+        this.onDidChangeEmitter.fire();
+    }
+
+    protected async toast(tab: T, n: TerminalNotification, more: number): Promise<void> {
+        // The message is escaped for the host's renderer: it shows as sent and links nothing.
+        const action = await this.deps.host.toast(notificationText(tab.terminal.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
+        if (action === TERMINAL_ACTIONS.show && this.entries.has(tab)) {
+            await this.deps.host.reveal(tab);
+        }
+    }
+
+    protected closed(tab: T): void {
+        const entry = this.entries.get(tab);
+        if (!entry) {
+            return;
+        }
+        this.entries.delete(tab);
+        entry.coalescer.dispose();
+        for (const s of entry.subscriptions) {
+            s.dispose();
+        }
+        this.fireChange();
+        if (!this.disposing) {
+            this.afterClose(tab.terminal.session).catch(e => this.deps.ui.error(problemNoticeText(toProblem(e))));
+        }
+    }
+
+    /** A closed tab only detaches: say so, and offer the way back (or out). An ended session is forgotten. */
+    protected async afterClose(session: SessionInfo | undefined): Promise<void> {
+        if (!session) {
+            return;
+        }
+        if (session.status === 'exited') {
+            await this.deps.service.forgetSession(session.id);
+            return;
+        }
+        const action = await this.deps.ui.info(detachedText(session.workspace), TERMINAL_ACTIONS.reattach, TERMINAL_ACTIONS.stop);
+        if (action === TERMINAL_ACTIONS.reattach) {
+            const live = (await this.deps.service.sessions()).find(s => s.id === session.id && s.status !== 'exited');
+            if (live) {
+                await this.attachTab(live);
+            }
+        } else if (action === TERMINAL_ACTIONS.stop) {
+            await this.deps.service.stop(session.id);
+        }
+    }
+
+    /** The window goes away: close every tab, without asking about their sessions. */
+    dispose(): void {
+        if (this.disposing) {
+            return;
+        }
+        this.disposing = true;
+        for (const tab of this.all) {
+            tab.detach();
+        }
+        for (const d of this.toDispose.splice(0)) {
+            d.dispose();
+        }
+        this.onDidChangeEmitter.dispose();
+    }
+}
