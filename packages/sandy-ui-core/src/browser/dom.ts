@@ -13,7 +13,7 @@
  * A refusal throws: it is a bug in the caller, not something to render around.
  */
 
-/** What a child may be: a node, text, or nothing (skipped); arrays are flattened. */
+/** What a child may be: a node, text, or nothing (skipped, as is empty text); arrays are flattened. */
 export type DomChild = Node | string | number | false | null | undefined | readonly DomChild[];
 
 /** A class list: a string of class names, or a list of them with falsy entries skipped. */
@@ -72,11 +72,11 @@ export function setAttr(element: Element, name: string, value: DomAttrValue): vo
     element.setAttribute(name, text);
 }
 
-/** Appends children: strings and numbers as text nodes, nodes as they are; arrays flattened, falsy skipped. */
+/** Appends children: strings and numbers as text nodes, nodes as they are; arrays flattened, nothing and '' skipped. */
 export function appendChildren(parent: Node, children: readonly DomChild[]): void {
     const doc = parent.ownerDocument ?? (parent as Document);
     for (const child of children) {
-        if (child === null || child === undefined || child === false) {
+        if (child === null || child === undefined || child === false || child === '') {
             continue;
         }
         if (typeof child === 'string' || typeof child === 'number') {

@@ -485,4 +485,31 @@ describe('settings-view (DOM)', () => {
         expect(row('SANDY_X').querySelector('.sandy-settings-description')!.textContent).to.equal('<img src=x onerror="alert(1)">');
         expect(Array.from(control<HTMLSelectElement>('SANDY_X').options).map(o => o.textContent)).to.include('<script>alert(1)</script> (not a valid choice)');
     });
+
+    it('keeps hostile text from every other channel as text: problems, banners, paths, verdicts, errors', async () => {
+        const attack = '<img src=x onerror=alert(1)>';
+        const noMarkup = () => expect(container.querySelector('img, script'), 'an element made from text').to.equal(null);
+        view = new SandySettingsView(container, host);
+        view.showProblem({ message: attack, hint: attack });
+        noMarkup();
+        expect($('.sandy-settings-loading').textContent).to.equal(`${attack}${attack}`);
+        view.update(snapshot({ problems: [{ message: attack }], misplaced: [{ key: 'SANDY_MODEL', file: 'secrets' }] }, {}, {
+            schemaSource: 'fallback', sandyProblem: { message: attack },
+            gitignoreWarning: { path: `/w/${attack}/.secrets`, exists: true, tracked: true }
+        }));
+        noMarkup();
+        expect($('.sandy-settings-banners').textContent).to.contain(attack);
+        expect($('.sandy-settings-banner-gitignore').textContent).to.contain(`/w/${attack}/.secrets is tracked by git`);
+        host.saveResult = { ok: true, validateVerdict: [attack], mismatches: [attack] };
+        type(control('SANDY_MODEL'), 'claude-x');
+        await view.save();
+        noMarkup();
+        expect($('.sandy-settings-status').textContent).to.contain(attack);
+        host.saveResult = Object.assign(new Error(attack), { hint: attack });
+        type(control('SANDY_MODEL'), 'claude-y');
+        await view.save();
+        noMarkup();
+        expect($('.sandy-settings-status').textContent).to.equal(`${attack} ${attack}`);
+        expect($$('[onerror], [onload], [onclick]')).to.deep.equal([]);
+    });
 });
