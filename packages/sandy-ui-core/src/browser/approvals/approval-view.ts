@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalDockerfile, ApprovalLine, ApprovalRequest } from '../../common/approvals/approval-model';
 import { revealControlChars } from '../../common/approvals/launch-gates';
+import { DomFactory, domBuilder } from '../dom';
 
 /** What the approval view asks of its host (the Theia widget or the VS Code webview bridge). */
 export interface ApprovalViewHost {
@@ -7,18 +8,6 @@ export interface ApprovalViewHost {
     /** The raw line of a masked secret, fetched only when the user asks. */
     reveal(line: ApprovalLine): Promise<string | undefined>;
     openFile?(filePath: string, line?: number): void;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-    const node = doc.createElement(tag);
-    if (className) {
-        node.className = className;
-    }
-    if (text !== undefined) {
-        // textContent, never innerHTML: the content is user files, shown verbatim (spec, MVP pillar 3).
-        node.textContent = text;
-    }
-    return node;
 }
 
 const CHANGE_LABELS: Record<ApprovalLine['change'], string> = {
@@ -30,244 +19,190 @@ const CHANGE_LABELS: Record<ApprovalLine['change'], string> = {
 
 /**
  * The pre-flight approval view, one implementation for every host. Every privileged line is shown
- * verbatim in a `<pre>` with `white-space: pre` via `textContent`: `<script>`, `&`, quotes, leading
- * spaces, tabs, unicode and long lines appear exactly as in the file, scrolled, never wrapped or cut.
+ * verbatim in a `<pre>` with `white-space: pre`, as text (the DOM helper makes no markup): `<script>`,
+ * `&`, quotes, leading spaces, tabs, unicode and long lines appear exactly as in the file, scrolled,
+ * never wrapped or cut (spec, MVP pillar 3).
  */
 export class ApprovalView {
     protected request: ApprovalRequest | undefined;
     protected readonly doc: Document;
+    protected readonly h: DomFactory;
 
     constructor(readonly container: HTMLElement, protected readonly host: ApprovalViewHost) {
         this.doc = container.ownerDocument;
+        this.h = domBuilder(this.doc);
         container.classList.add('sandy-approval');
     }
 
     render(request: ApprovalRequest): void {
         this.request = request;
-        const doc = this.doc;
-        this.container.textContent = '';
-        const header = el(doc, 'div', 'sandy-approval-header');
-        const title = el(doc, 'h2', 'sandy-approval-title', request.kind === 'refuse'
+        const h = this.h;
+        const container = this.container;
+        container.replaceChildren();
+        const title = request.kind === 'refuse'
             ? 'sandy will not launch with this configuration'
-            : request.kind === 'compat' ? 'This sandbox needs attention before launch' : approvalTitle(request));
-        header.appendChild(title);
-        header.appendChild(el(doc, 'p', 'sandy-approval-workspace', request.workspace));
-        this.container.appendChild(header);
+            : request.kind === 'compat' ? 'This sandbox needs attention before launch' : approvalTitle(request);
+        container.append(h('div', { class: 'sandy-approval-header' },
+            h('h2', { class: 'sandy-approval-title' }, title),
+            h('p', { class: 'sandy-approval-workspace' }, request.workspace)));
 
         if (request.refusals.length) {
-            const section = el(doc, 'section', 'sandy-approval-refusals');
-            section.setAttribute('role', 'alert');
-            for (const r of request.refusals) {
-                const item = el(doc, 'div', 'sandy-approval-refusal');
-                item.appendChild(el(doc, 'p', 'sandy-approval-refusal-message', r.message));
-                item.appendChild(el(doc, 'p', 'sandy-approval-remediation', r.remediation));
-                if (r.filePath) {
-                    item.appendChild(this.fileLink(r.filePath, r.line));
-                }
-                section.appendChild(item);
-            }
-            this.container.appendChild(section);
+            container.append(h('section', { class: 'sandy-approval-refusals', role: 'alert' }, request.refusals.map(r => h('div', { class: 'sandy-approval-refusal' },
+                h('p', { class: 'sandy-approval-refusal-message' }, r.message),
+                h('p', { class: 'sandy-approval-remediation' }, r.remediation),
+                r.filePath ? this.fileLink(r.filePath, r.line) : undefined))));
         }
 
         if (request.compat) {
-            const section = el(doc, 'section', 'sandy-approval-compat');
-            section.appendChild(el(doc, 'p', undefined, request.compat.message));
-            if (request.compat.remediation) {
-                section.appendChild(el(doc, 'p', 'sandy-approval-remediation', request.compat.remediation));
-            }
-            this.container.appendChild(section);
+            container.append(h('section', { class: 'sandy-approval-compat' },
+                h('p', null, request.compat.message),
+                request.compat.remediation ? h('p', { class: 'sandy-approval-remediation' }, request.compat.remediation) : undefined));
         }
 
         if (request.lines.length) {
-            const intro = el(doc, 'p', 'sandy-approval-intro',
+            container.append(h('p', { class: 'sandy-approval-intro' },
                 'The workspace configuration sets privileged keys. sandy only applies them when you approve; '
-                + 'approving launches sandy once with these exact lines. Review them as they are in the files:');
-            this.container.appendChild(intro);
+                + 'approving launches sandy once with these exact lines. Review them as they are in the files:'));
             const byFile = new Map<string, ApprovalLine[]>();
             for (const line of request.lines) {
                 byFile.set(line.filePath, [...byFile.get(line.filePath) ?? [], line]);
             }
             for (const [filePath, lines] of byFile) {
-                const section = el(doc, 'section', 'sandy-approval-file');
-                const heading = el(doc, 'h3', 'sandy-approval-file-name');
-                heading.appendChild(this.fileLink(filePath));
-                section.appendChild(heading);
-                for (const line of lines) {
-                    section.appendChild(this.renderLine(line));
-                }
-                this.container.appendChild(section);
+                container.append(h('section', { class: 'sandy-approval-file' },
+                    h('h3', { class: 'sandy-approval-file-name' }, this.fileLink(filePath)),
+                    lines.map(line => this.renderLine(line))));
             }
         }
 
         if (request.dockerfile) {
-            this.container.appendChild(this.renderDockerfile(request.dockerfile));
+            container.append(this.renderDockerfile(request.dockerfile));
         }
 
         if (request.symlinks?.length) {
-            const section = el(doc, 'section', 'sandy-approval-symlinks');
-            section.appendChild(el(doc, 'h3', undefined, 'Symlinks that point outside the workspace'));
-            section.appendChild(el(doc, 'p', 'sandy-approval-intro',
-                'sandy mounts the targets of these links into the sandbox, so the agent can read and change them. '
-                + 'Once approved, sandy refuses any new such link until you clear its list.'));
-            const pre = el(doc, 'pre', 'sandy-approval-pre sandy-approval-symlink-list', request.symlinks.map(revealControlChars).join('\n'));
-            pre.tabIndex = 0;
-            section.appendChild(pre);
-            this.container.appendChild(section);
+            container.append(h('section', { class: 'sandy-approval-symlinks' },
+                h('h3', null, 'Symlinks that point outside the workspace'),
+                h('p', { class: 'sandy-approval-intro' },
+                    'sandy mounts the targets of these links into the sandbox, so the agent can read and change them. '
+                    + 'Once approved, sandy refuses any new such link until you clear its list.'),
+                h('pre', { class: 'sandy-approval-pre sandy-approval-symlink-list', tabindex: 0 }, request.symlinks.map(revealControlChars).join('\n'))));
         }
 
         if (request.hasPreviousApproval || request.removedKeys.length) {
-            const changes = el(doc, 'section', 'sandy-approval-changes');
-            changes.appendChild(el(doc, 'h3', undefined, 'Since your last approval'));
-            const list = el(doc, 'ul');
-            const added = request.lines.filter(l => l.change === 'added').map(l => l.key);
-            const changed = request.lines.filter(l => l.change === 'changed').map(l => l.key);
-            if (added.length) {
-                list.appendChild(el(doc, 'li', 'sandy-approval-added', `Added: ${[...new Set(added)].join(', ')}`));
+            const added = [...new Set(request.lines.filter(l => l.change === 'added').map(l => l.key))];
+            const changed = [...new Set(request.lines.filter(l => l.change === 'changed').map(l => l.key))];
+            const items = [
+                added.length ? h('li', { class: 'sandy-approval-added' }, `Added: ${added.join(', ')}`) : undefined,
+                changed.length ? h('li', { class: 'sandy-approval-changed' }, `Value changed: ${changed.join(', ')}`) : undefined,
+                request.removedKeys.length ? h('li', { class: 'sandy-approval-removed' }, `Removed: ${request.removedKeys.join(', ')}`) : undefined
+            ].filter((item): item is HTMLLIElement => !!item);
+            if (!items.length) {
+                items.push(h('li', null, 'The same keys as before; a value may have changed (sandy records key names only).'));
             }
-            if (changed.length) {
-                list.appendChild(el(doc, 'li', 'sandy-approval-changed', `Value changed: ${[...new Set(changed)].join(', ')}`));
-            }
-            if (request.removedKeys.length) {
-                list.appendChild(el(doc, 'li', 'sandy-approval-removed', `Removed: ${request.removedKeys.join(', ')}`));
-            }
-            if (!list.childElementCount) {
-                list.appendChild(el(doc, 'li', undefined, 'The same keys as before; a value may have changed (sandy records key names only).'));
-            }
-            changes.appendChild(list);
-            this.container.appendChild(changes);
+            container.append(h('section', { class: 'sandy-approval-changes' }, h('h3', null, 'Since your last approval'), h('ul', null, items)));
         }
 
         if (request.notes.length) {
-            const notes = el(doc, 'section', 'sandy-approval-notes');
-            for (const note of request.notes) {
-                notes.appendChild(el(doc, 'p', undefined, note));
-            }
-            this.container.appendChild(notes);
+            container.append(h('section', { class: 'sandy-approval-notes' }, request.notes.map(note => h('p', null, note))));
         }
 
-        this.container.appendChild(this.renderButtons(request));
-        (this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button.primary')
-            ?? this.container.querySelector<HTMLButtonElement>('.sandy-approval-actions button'))?.focus();
+        container.append(this.renderButtons(request));
+        (container.querySelector<HTMLButtonElement>('.sandy-approval-actions button.primary')
+            ?? container.querySelector<HTMLButtonElement>('.sandy-approval-actions button'))?.focus();
     }
 
     protected renderDockerfile(dockerfile: ApprovalDockerfile): HTMLElement {
-        const doc = this.doc;
-        const section = el(doc, 'section', 'sandy-approval-dockerfile');
-        const heading = el(doc, 'h3', 'sandy-approval-file-name');
-        heading.appendChild(doc.createTextNode('Project image: '));
-        heading.appendChild(this.fileLink(dockerfile.path));
-        section.appendChild(heading);
-        section.appendChild(el(doc, 'p', 'sandy-approval-intro',
-            'Building it runs its RUN commands on your host\'s Docker engine with unfiltered network (builds are not behind '
-            + 'sandy\'s egress proxy), with the whole .sandy/ folder as build context. Approve only a Dockerfile you have read.'));
-        if (dockerfile.changedSinceApproval) {
-            section.appendChild(el(doc, 'p', 'sandy-approval-changed', 'Changed since it was last approved.'));
-        }
-        if (dockerfile.diff?.some(d => d.op !== 'same')) {
-            section.appendChild(el(doc, 'h4', undefined, 'What changed since your last approval'));
-            const diff = el(doc, 'pre', 'sandy-approval-pre sandy-approval-diff');
-            for (const d of dockerfile.diff) {
-                const prefix = d.op === 'added' ? '+ ' : d.op === 'removed' ? '- ' : '  ';
-                diff.appendChild(el(doc, 'span', `sandy-approval-diff-${d.op}`, `${prefix}${revealControlChars(d.text)}\n`));
-            }
-            diff.tabIndex = 0;
-            section.appendChild(diff);
-        }
-        const pre = el(doc, 'pre', 'sandy-approval-pre sandy-approval-dockerfile-text', revealControlChars(dockerfile.text));
-        pre.tabIndex = 0;
-        pre.setAttribute('aria-label', `Contents of ${dockerfile.path}`);
-        section.appendChild(pre);
-        if (dockerfile.contextFiles.length) {
-            section.appendChild(el(doc, 'p', undefined, 'Also in the build context (a change to any of them asks again):'));
-            const list = el(doc, 'ul', 'sandy-approval-context-files');
-            for (const f of dockerfile.contextFiles) {
-                list.appendChild(el(doc, 'li', undefined, revealControlChars(f)));
-            }
-            section.appendChild(list);
-        }
-        if (dockerfile.unhashedFiles.length) {
-            const warning = el(doc, 'p', 'sandy-approval-changed',
-                'Also built with, but NOT covered by sandy\'s approval (sandy does not hash files named config or .secrets; '
-                + 'a later change to them is never asked about):');
-            section.appendChild(warning);
-            const list = el(doc, 'ul', 'sandy-approval-unhashed-files');
-            for (const f of dockerfile.unhashedFiles) {
-                list.appendChild(el(doc, 'li', undefined, revealControlChars(f)));
-            }
-            section.appendChild(list);
-        }
-        return section;
+        const h = this.h;
+        const changedDiff = dockerfile.diff?.some(d => d.op !== 'same') ? dockerfile.diff : undefined;
+        return h('section', { class: 'sandy-approval-dockerfile' },
+            h('h3', { class: 'sandy-approval-file-name' }, 'Project image: ', this.fileLink(dockerfile.path)),
+            h('p', { class: 'sandy-approval-intro' },
+                'Building it runs its RUN commands on your host\'s Docker engine with unfiltered network (builds are not behind '
+                + 'sandy\'s egress proxy), with the whole .sandy/ folder as build context. Approve only a Dockerfile you have read.'),
+            dockerfile.changedSinceApproval ? h('p', { class: 'sandy-approval-changed' }, 'Changed since it was last approved.') : undefined,
+            changedDiff ? [
+                h('h4', null, 'What changed since your last approval'),
+                h('pre', { class: 'sandy-approval-pre sandy-approval-diff', tabindex: 0 }, changedDiff.map(d => {
+                    const prefix = d.op === 'added' ? '+ ' : d.op === 'removed' ? '- ' : '  ';
+                    return h('span', { class: `sandy-approval-diff-${d.op}` }, `${prefix}${revealControlChars(d.text)}\n`);
+                }))
+            ] : undefined,
+            h('pre', { class: 'sandy-approval-pre sandy-approval-dockerfile-text', tabindex: 0, 'aria-label': `Contents of ${dockerfile.path}` },
+                revealControlChars(dockerfile.text)),
+            dockerfile.contextFiles.length ? [
+                h('p', null, 'Also in the build context (a change to any of them asks again):'),
+                h('ul', { class: 'sandy-approval-context-files' }, dockerfile.contextFiles.map(f => h('li', null, revealControlChars(f))))
+            ] : undefined,
+            dockerfile.unhashedFiles.length ? [
+                h('p', { class: 'sandy-approval-changed' },
+                    'Also built with, but NOT covered by sandy\'s approval (sandy does not hash files named config or .secrets; '
+                    + 'a later change to them is never asked about):'),
+                h('ul', { class: 'sandy-approval-unhashed-files' }, dockerfile.unhashedFiles.map(f => h('li', null, revealControlChars(f))))
+            ] : undefined);
     }
 
     protected renderLine(line: ApprovalLine): HTMLElement {
-        const doc = this.doc;
-        const row = el(doc, 'div', `sandy-approval-line sandy-approval-line-${line.change}`);
-        row.dataset.key = line.key;
-        const meta = el(doc, 'div', 'sandy-approval-line-meta');
-        meta.appendChild(el(doc, 'span', 'sandy-approval-key', line.key));
-        meta.appendChild(el(doc, 'span', 'sandy-approval-location', `${line.source === 'secrets' ? '.sandy/.secrets' : '.sandy/config'} line ${line.line}`));
-        meta.appendChild(el(doc, 'span', 'sandy-approval-change', CHANGE_LABELS[line.change]));
-        if (line.reason === 'weakening-value') {
-            meta.appendChild(el(doc, 'span', 'sandy-approval-reason', 'weakens isolation'));
-        }
-        row.appendChild(meta);
-        const pre = el(doc, 'pre', 'sandy-approval-pre', line.text);
-        pre.tabIndex = 0;
-        pre.setAttribute('aria-label', `${line.key} line from ${line.filePath}`);
-        row.appendChild(pre);
+        const h = this.h;
+        const pre = h('pre', { class: 'sandy-approval-pre', tabindex: 0, 'aria-label': `${line.key} line from ${line.filePath}` }, line.text);
+        let reveal: HTMLButtonElement | undefined;
         if (line.masked) {
-            const reveal = el(doc, 'button', 'sandy-approval-reveal', 'Reveal');
-            reveal.type = 'button';
-            reveal.setAttribute('aria-pressed', 'false');
-            reveal.setAttribute('aria-label', `Reveal the value of ${line.key}`);
             let shown = false;
-            reveal.onclick = async () => {
-                if (shown) {
-                    pre.textContent = line.text;
-                    shown = false;
-                } else {
-                    const raw = await this.host.reveal(line);
-                    if (raw === undefined) {
-                        return;
+            const button = h('button', {
+                class: 'sandy-approval-reveal', type: 'button', 'aria-pressed': 'false', 'aria-label': `Reveal the value of ${line.key}`,
+                on: {
+                    click: async () => {
+                        if (shown) {
+                            pre.textContent = line.text;
+                            shown = false;
+                        } else {
+                            const raw = await this.host.reveal(line);
+                            if (raw === undefined) {
+                                return;
+                            }
+                            pre.textContent = raw;
+                            shown = true;
+                        }
+                        button.textContent = shown ? 'Hide' : 'Reveal';
+                        button.setAttribute('aria-pressed', String(shown));
                     }
-                    pre.textContent = raw;
-                    shown = true;
                 }
-                reveal.textContent = shown ? 'Hide' : 'Reveal';
-                reveal.setAttribute('aria-pressed', String(shown));
-            };
-            row.appendChild(reveal);
+            }, 'Reveal');
+            reveal = button;
         }
-        if (line.description) {
-            row.appendChild(el(doc, 'p', 'sandy-approval-description', line.description));
-        }
-        return row;
+        return h('div', { class: ['sandy-approval-line', `sandy-approval-line-${line.change}`], dataset: { key: line.key } },
+            h('div', { class: 'sandy-approval-line-meta' },
+                h('span', { class: 'sandy-approval-key' }, line.key),
+                h('span', { class: 'sandy-approval-location' }, `${line.source === 'secrets' ? '.sandy/.secrets' : '.sandy/config'} line ${line.line}`),
+                h('span', { class: 'sandy-approval-change' }, CHANGE_LABELS[line.change]),
+                line.reason === 'weakening-value' ? h('span', { class: 'sandy-approval-reason' }, 'weakens isolation') : undefined),
+            pre,
+            reveal,
+            line.description ? h('p', { class: 'sandy-approval-description' }, line.description) : undefined);
     }
 
     protected fileLink(filePath: string, line?: number): HTMLElement {
-        const doc = this.doc;
         const text = line ? `${filePath}:${line}` : filePath;
         if (!this.host.openFile) {
-            return el(doc, 'span', 'sandy-approval-path', text);
+            return this.h('span', { class: 'sandy-approval-path' }, text);
         }
-        const a = el(doc, 'a', 'sandy-approval-path', text);
-        a.href = '#';
-        a.onclick = e => {
-            e.preventDefault();
-            this.host.openFile?.(filePath, line);
-        };
-        return a;
+        return this.h('a', {
+            class: 'sandy-approval-path', href: '#',
+            on: {
+                click: e => {
+                    e.preventDefault();
+                    this.host.openFile?.(filePath, line);
+                }
+            }
+        }, text);
     }
 
     protected renderButtons(request: ApprovalRequest): HTMLElement {
-        const doc = this.doc;
-        const bar = el(doc, 'div', 'sandy-approval-actions');
+        const h = this.h;
+        const bar = h('div', { class: 'sandy-approval-actions' });
         const button = (label: string, decision: ApprovalDecision, primary = false) => {
-            const b = el(doc, 'button', `theia-button sandy-approval-${decision}${primary ? ' primary main' : ' secondary'}`, label);
-            b.type = 'button';
-            b.dataset.decision = decision;
-            b.onclick = () => this.host.decide(decision);
-            bar.appendChild(b);
+            bar.append(h('button', {
+                class: ['theia-button', `sandy-approval-${decision}`, primary ? 'primary main' : 'secondary'], type: 'button', dataset: { decision },
+                on: { click: () => this.host.decide(decision) }
+            }, label));
         };
         if (request.kind === 'refuse') {
             if (request.refusals.some(r => r.key)) {

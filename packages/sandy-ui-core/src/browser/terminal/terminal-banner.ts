@@ -2,31 +2,27 @@
  * The line above sandy's terminal that says why nothing runs (ended, not launched, refused) and
  * offers Relaunch. One implementation for the Theia tab and the VS Code webview.
  */
+import { DomFactory, domBuilder } from '../dom';
+
 export class TerminalBanner {
     readonly node: HTMLElement;
+    protected readonly h: DomFactory;
 
     constructor(protected readonly doc: Document, protected readonly onRelaunch: () => void, protected readonly buttonClass = '') {
-        this.node = doc.createElement('div');
-        this.node.className = 'sandy-terminal-banner';
-        this.node.hidden = true;
+        this.h = domBuilder(doc);
+        this.node = this.h('div', { class: 'sandy-terminal-banner', hidden: true });
     }
 
     /** undefined hides the banner. The text is shown as text, never markup. */
     show(text: string | undefined, offerRelaunch = false): void {
-        this.node.textContent = '';
         this.node.hidden = !text;
         if (!text) {
+            this.node.replaceChildren();
             return;
         }
-        const span = this.doc.createElement('span');
-        span.textContent = text;
-        this.node.appendChild(span);
+        this.node.replaceChildren(this.h('span', null, text));
         if (offerRelaunch) {
-            const button = this.doc.createElement('button');
-            button.className = `${this.buttonClass} sandy-relaunch`.trim();
-            button.textContent = 'Relaunch';
-            button.onclick = () => this.onRelaunch();
-            this.node.appendChild(button);
+            this.node.append(this.h('button', { class: [this.buttonClass, 'sandy-relaunch'], on: { click: () => this.onRelaunch() } }, 'Relaunch'));
         }
     }
 }

@@ -151,3 +151,41 @@ describe('approval view (the project Dockerfile and escaping symlinks)', () => {
         expect(text('.sandy-approval-actions button')).to.deep.equal(['Approve', 'Reject']);
     });
 });
+
+describe('approval view (hostile text in every field)', () => {
+    it('renders an <img onerror> payload as text wherever workspace or agent text reaches the view', async () => {
+        const attack = '<img src=x onerror=alert(1)>';
+        const request: ApprovalRequest = {
+            workspace: `/w/${attack}`, kind: 'approve', token: 't', removedKeys: [attack], hasPreviousApproval: true,
+            approvalFilePath: '/h/a', notes: [attack],
+            refusals: [{ message: attack, remediation: attack, key: '', filePath: `/w/${attack}`, line: 1 }],
+            compat: { message: attack, remediation: attack, minCompat: '1', refuses: false },
+            lines: [{
+                key: 'SANDY_SSH', text: `SANDY_SSH=${attack}`, masked: true, source: 'config', filePath: `/w/${attack}/config`, line: 1,
+                reason: 'privileged-key', change: 'added', description: attack
+            }],
+            dockerfile: {
+                path: `/w/${attack}/Dockerfile`, text: `RUN ${attack}`, contextFiles: [attack], unhashedFiles: [attack], changedSinceApproval: true,
+                diff: [{ op: 'added', text: attack }]
+            },
+            symlinks: [`l -> ${attack}`]
+        };
+        const dom = new JSDOM('<!doctype html><div id="root"></div>');
+        const container = dom.window.document.getElementById('root')!;
+        const opened: string[] = [];
+        new ApprovalView(container, { decide: () => undefined, reveal: async () => `SANDY_SSH=${attack}`, openFile: p => opened.push(p) }).render(request);
+        const noMarkup = () => {
+            expect(container.querySelector('img, script')).to.equal(null);
+            expect([...container.querySelectorAll('*')].filter(e => e.getAttributeNames().some(n => n.startsWith('on')))).to.deep.equal([]);
+        };
+        noMarkup();
+        const count = container.textContent!.split(attack).length - 1;
+        expect(count, 'every field shows the payload verbatim').to.equal(17);
+        (container.querySelector('button.sandy-approval-reveal') as HTMLButtonElement).click();
+        await new Promise(resolve => setTimeout(resolve, 0));
+        noMarkup();
+        expect(container.querySelector('.sandy-approval-line pre')!.textContent).to.equal(`SANDY_SSH=${attack}`);
+        (container.querySelector('a.sandy-approval-path') as HTMLAnchorElement).click();
+        expect(opened).to.deep.equal([`/w/${attack}`]);
+    });
+});
