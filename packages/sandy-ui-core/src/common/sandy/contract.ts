@@ -503,7 +503,8 @@ export function parseSandyJson(text: string, what: string): unknown {
     }
 }
 
-function formatIssuePath(path: ReadonlyArray<string | number>): string {
+/** A zod issue path as `a.b[2].c` (`(root)` for the value itself). */
+export function formatIssuePath(path: ReadonlyArray<string | number>): string {
     let out = '';
     for (const p of path) {
         out += typeof p === 'number' ? `[${p}]` : (out ? `.${p}` : p);

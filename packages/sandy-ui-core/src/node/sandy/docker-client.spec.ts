@@ -133,6 +133,112 @@ describe('DockerReadClient (unit)', () => {
     });
 });
 
+/**
+ * Whatever answers on the socket is parsed, not trusted: a wrong shape is `{ reachable: true, ok: false }`
+ * naming the endpoint and the field, never an exception and never a value of the wrong type (an empty
+ * list, a string where a number belongs).
+ */
+describe('DockerReadClient: hostile answers (unit)', () => {
+    let dir: string;
+    let socketPath: string;
+    let server: http.Server | undefined;
+
+    beforeEach(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dk-'));
+        socketPath = path.join(dir, 'd.sock');
+    });
+    const stop = async (): Promise<void> => {
+        if (server) {
+            server.closeAllConnections();
+            await new Promise(resolve => server!.close(resolve));
+            server = undefined;
+        }
+    };
+    afterEach(async () => {
+        await stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** Serves `body` (raw text when a string) for every request, in place of the previous answer. */
+    const answer = async (body: unknown, status = 200, headers: http.OutgoingHttpHeaders = {}): Promise<DockerReadClient> => {
+        await stop();
+        ({ server } = await fakeDaemon(socketPath, (_req, res) => {
+            res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+            res.end(typeof body === 'string' ? body : JSON.stringify(body));
+        }));
+        return new DockerReadClient({ socketPath });
+    };
+    const failure = (r: unknown): string => {
+        expect(r).to.deep.include({ reachable: true, ok: false });
+        return (r as { message: string }).message;
+    };
+    const row = containers[0];
+
+    it('a container list that is not a list is an error, not "no containers"', async () => {
+        for (const body of [{ containers: [row] }, 'null', '"sandy"', '42']) {
+            const message = failure(await (await answer(body)).listSandyContainers());
+            expect(message).to.match(/^the Docker daemon's answer to \/containers\/json is not what the Engine API returns: \(root\): Expected array/);
+        }
+    });
+
+    it('a malformed row fails the whole list, naming the row and the field', async () => {
+        const client = await answer([row, { ...row, Id: 7 }, { ...row, Names: '/sandy-x' }]);
+        const message = failure(await client.listSandyContainers());
+        expect(message).to.contain('[1].Id: Expected string, received number; [2].Names: Expected array, received string');
+    });
+
+    it('rows missing what we read, or with a label that is not text, are refused', async () => {
+        const { Status: _status, ...noStatus } = row;
+        expect(failure(await (await answer([noStatus])).listSandyContainers())).to.contain('[0].Status: Required');
+        expect(failure(await (await answer([{ ...row, Labels: { 'sandy.managed': true } }])).listSandyContainers()))
+            .to.contain('[0].Labels.sandy.managed: Expected string, received boolean');
+        expect(failure(await (await answer([{ ...row, Id: '' }])).listSandyContainers())).to.contain('[0].Id:');
+    });
+
+    it('Go\'s null for an empty map or list reads as empty; fields we do not use are dropped', async () => {
+        const r = await (await answer([{ ...row, Labels: null, Ports: [{ PrivatePort: 1 }] }, { ...row, Id: 'e5', Names: null, Labels: null }])).listSandyContainers();
+        expect(r.reachable && r.ok && r.value).to.deep.equal([{ ...row, Labels: {} }]);
+    });
+
+    it('a stats sample with a number of the wrong type, an infinite or a negative one is an error', async () => {
+        for (const [body, field] of [
+            ['{"memory_stats":{"usage":"1000","limit":4000}}', 'memory_stats.usage: Expected number, received string'],
+            ['{"memory_stats":{"usage":1e400}}', 'memory_stats.usage: Number must be finite'],
+            ['{"memory_stats":{"limit":-1}}', 'memory_stats.limit: Number must be greater than or equal to 0'],
+            ['{"cpu_stats":{"online_cpus":"4"}}', 'cpu_stats.online_cpus: Expected number'],
+            ['[1,2]', '(root): Expected object, received array']
+        ] as const) {
+            const message = failure(await (await answer(body)).stats('a1'));
+            expect(message).to.contain('answer to /containers/a1/stats is not what the Engine API returns').and.contain(field);
+        }
+        expect(summarizeStats({ memory_stats: { usage: '1000' } })).to.deep.equal({ cpuPercent: undefined, memoryUsage: undefined, memoryLimit: undefined, pids: undefined });
+    });
+
+    it('a stopped container\'s empty stats are fine, and the sample comes back whole', async () => {
+        const sample = { read: '0001-01-01T00:00:00Z', cpu_stats: { cpu_usage: { total_usage: 0 }, throttling_data: { periods: 0 } }, precpu_stats: {}, memory_stats: {}, pids_stats: {} };
+        const r = await (await answer(sample)).stats('a1');
+        expect(r).to.deep.equal({ reachable: true, ok: true, value: { raw: sample, summary: { cpuPercent: undefined, memoryUsage: undefined, memoryLimit: undefined, pids: undefined } } });
+    });
+
+    it('inspect checks the fields we read and keeps the rest as Docker sent it', async () => {
+        expect(failure(await (await answer({ State: { Running: true } })).inspect('a1'))).to.contain('/containers/a1/json').and.contain('Id: Required');
+        expect(failure(await (await answer({ Id: 'a1', State: { Running: 'yes' } })).inspect('a1'))).to.contain('State.Running: Expected boolean');
+        const full = { Id: 'a1', Name: '/sandy-x', State: { Running: true, Pid: 42, Health: { Status: 'healthy' } }, Config: { Labels: null }, Mounts: [] };
+        expect(await (await answer(full)).inspect('a1')).to.deep.equal({ reachable: true, ok: true, value: { ...full, Config: { Labels: {} } } });
+    });
+
+    it('a ping whose Api-Version is not a version is an error (the doctor prints it)', async () => {
+        for (const header of ['1.47 [click here](https://x)', 'latest', '1.47.0.0.0']) {
+            expect(failure(await (await answer('OK', 200, { 'Api-Version': header })).ping())).to.contain('/_ping').and.contain('Api-Version header');
+        }
+    });
+
+    it('an error body whose message is not text is reported as the body', async () => {
+        const r = await (await answer({ message: { nested: true } }, 500)).inspect('a1');
+        expect(r).to.deep.equal({ reachable: true, ok: false, status: 500, message: '{"message":{"nested":true}}' });
+    });
+});
+
 describe('resolveDockerEndpoint (unit)', () => {
     let home: string;
     beforeEach(() => { home = fs.mkdtempSync(path.join(os.tmpdir(), 'dk-home-')); });

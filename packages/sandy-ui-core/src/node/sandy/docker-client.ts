@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
+import { z } from 'zod';
+import { formatIssuePath } from '../../common/sandy/contract';
 
 /**
  * A read-only view of the Docker Engine API, for the things sandy's `--print-state` cannot give
@@ -27,18 +29,75 @@ export type DockerResult<T> =
     | { reachable: true; ok: false; status: number; message: string }
     | { reachable: false; reason: string };
 
-/** The fields of `GET /containers/json` rows we use (the Engine returns more). */
-export interface DockerContainerSummary {
-    Id: string;
-    Names: string[];
-    Image: string;
-    ImageID?: string;
-    Command?: string;
-    Created: number;
-    State: string;
-    Status: string;
-    Labels: Record<string, string>;
-}
+/*
+ * Every answer is parsed, never cast: a daemon (or anything listening on its socket) that answers
+ * something else gets a `{ reachable: true, ok: false }` naming what was wrong — not an exception, and
+ * not a value of the wrong type. Go's nil maps and slices arrive as `null` and read as empty.
+ */
+const nullableList = <T extends z.ZodTypeAny>(item: T) => z.array(item).nullish().transform(v => v ?? []);
+const stringMap = z.record(z.string(), z.string()).nullish().transform(v => v ?? {});
+/** Docker's counters: finite, not negative (a `1e400` would parse to Infinity). */
+const count = z.number().finite().nonnegative();
+
+/** The fields of `GET /containers/json` rows we use (the Engine returns more; they are dropped). */
+const ContainerSummarySchema = z.object({
+    Id: z.string().min(1),
+    Names: nullableList(z.string()),
+    Image: z.string(),
+    ImageID: z.string().optional(),
+    Command: z.string().optional(),
+    Created: z.number().finite(),
+    State: z.string(),
+    Status: z.string(),
+    Labels: stringMap
+});
+export type DockerContainerSummary = z.infer<typeof ContainerSummarySchema>;
+const ContainerListSchema = z.array(ContainerSummarySchema);
+
+/**
+ * `GET /containers/{id}/stats?stream=false`: the parts `docker stats` computes with (all optional:
+ * Windows and stopped containers omit them); the rest is kept, the caller gets the sample as it came.
+ */
+const StatsSchema = z.object({
+    cpu_stats: z.object({
+        cpu_usage: z.object({ total_usage: count.optional(), percpu_usage: z.array(count).nullish() }).passthrough().optional(),
+        system_cpu_usage: count.optional(),
+        online_cpus: count.optional()
+    }).passthrough().optional(),
+    precpu_stats: z.object({
+        cpu_usage: z.object({ total_usage: count.optional() }).passthrough().optional(),
+        system_cpu_usage: count.optional()
+    }).passthrough().optional(),
+    memory_stats: z.object({
+        usage: count.optional(),
+        limit: count.optional(),
+        stats: z.record(z.string(), z.number().finite()).nullish()
+    }).passthrough().optional(),
+    pids_stats: z.object({ current: count.optional() }).passthrough().optional()
+}).passthrough();
+export type DockerStats = z.infer<typeof StatsSchema>;
+
+/** `GET /containers/{id}/json`: the fields checked; everything else Docker sends is kept as it came. */
+const ContainerInspectSchema = z.object({
+    Id: z.string().min(1),
+    Name: z.string().optional(),
+    Image: z.string().optional(),
+    State: z.object({
+        Status: z.string().optional(),
+        Running: z.boolean().optional(),
+        Pid: z.number().int().optional(),
+        ExitCode: z.number().int().optional(),
+        StartedAt: z.string().optional(),
+        FinishedAt: z.string().optional()
+    }).passthrough().optional(),
+    Config: z.object({ Image: z.string().optional(), Labels: stringMap.optional() }).passthrough().optional()
+}).passthrough();
+export type DockerContainerInspect = z.infer<typeof ContainerInspectSchema>;
+
+/** An error body: `{"message": "..."}`. */
+const ErrorBodySchema = z.object({ message: z.string() });
+/** The `Api-Version` header of every answer, e.g. `1.47`. */
+const API_VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
 
 /** Numbers the UI shows, computed like `docker stats` does. */
 export interface DockerStatsSummary {
@@ -112,26 +171,26 @@ export function resolveDockerEndpoint(
     return { socketPath: candidates.find(exists) ?? candidates[0], source: 'default' };
 }
 
-function readCurrentContext(configDir: string): string | undefined {
+/** Reads a docker CLI JSON file; undefined when it is missing, not JSON or not of that shape. */
+function readJsonFile<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T | undefined {
     try {
-        const config = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as { currentContext?: unknown };
-        return typeof config.currentContext === 'string' ? config.currentContext : undefined;
+        const parsed = schema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+        return parsed.success ? parsed.data : undefined;
     } catch {
         return undefined;
     }
 }
 
+function readCurrentContext(configDir: string): string | undefined {
+    return readJsonFile(path.join(configDir, 'config.json'), z.object({ currentContext: z.string() }))?.currentContext;
+}
+
 function readContextHost(configDir: string, context: string): string | undefined {
     // The docker CLI stores context metadata under the sha256 of the context name.
     const id = createHash('sha256').update(context).digest('hex');
-    try {
-        const meta = JSON.parse(fs.readFileSync(path.join(configDir, 'contexts', 'meta', id, 'meta.json'), 'utf8')) as
-            { Endpoints?: { docker?: { Host?: unknown } } };
-        const host = meta.Endpoints?.docker?.Host;
-        return typeof host === 'string' ? host : undefined;
-    } catch {
-        return undefined;
-    }
+    const meta = readJsonFile(path.join(configDir, 'contexts', 'meta', id, 'meta.json'),
+        z.object({ Endpoints: z.object({ docker: z.object({ Host: z.string() }) }) }));
+    return meta?.Endpoints.docker.Host;
 }
 
 /** True for the container rows sandy owns: named `sandy-…`/`sandy_…` or labelled `sandy.*` (CONTRACT §5.1, §6.3). */
@@ -140,21 +199,22 @@ export function isSandyContainer(container: Pick<DockerContainerSummary, 'Names'
         || Object.keys(container.Labels ?? {}).some(label => label.startsWith('sandy.'));
 }
 
-/** `docker stats` numbers from one `stream=false` sample. */
-export function summarizeStats(raw: any): DockerStatsSummary {
-    const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-    const cpuDelta = (num(raw?.cpu_stats?.cpu_usage?.total_usage) ?? 0) - (num(raw?.precpu_stats?.cpu_usage?.total_usage) ?? 0);
-    const systemDelta = (num(raw?.cpu_stats?.system_cpu_usage) ?? 0) - (num(raw?.precpu_stats?.system_cpu_usage) ?? 0);
-    const cpus = num(raw?.cpu_stats?.online_cpus) ?? (Array.isArray(raw?.cpu_stats?.cpu_usage?.percpu_usage) ? raw.cpu_stats.cpu_usage.percpu_usage.length : undefined);
+/** `docker stats` numbers from one `stream=false` sample; a sample of another shape has no numbers. */
+export function summarizeStats(sample: unknown): DockerStatsSummary {
+    const parsed = StatsSchema.safeParse(sample ?? {});
+    const raw: DockerStats = parsed.success ? parsed.data : {};
+    const cpuDelta = (raw.cpu_stats?.cpu_usage?.total_usage ?? 0) - (raw.precpu_stats?.cpu_usage?.total_usage ?? 0);
+    const systemDelta = (raw.cpu_stats?.system_cpu_usage ?? 0) - (raw.precpu_stats?.system_cpu_usage ?? 0);
+    const cpus = raw.cpu_stats?.online_cpus ?? raw.cpu_stats?.cpu_usage?.percpu_usage?.length;
     const cpuPercent = systemDelta > 0 && cpuDelta >= 0 && cpus ? (cpuDelta / systemDelta) * cpus * 100 : undefined;
-    const usage = num(raw?.memory_stats?.usage);
-    const stats = raw?.memory_stats?.stats ?? {};
-    const cache = num(stats.total_inactive_file) ?? num(stats.inactive_file) ?? num(stats.cache) ?? 0;
+    const usage = raw.memory_stats?.usage;
+    const stats = raw.memory_stats?.stats ?? {};
+    const cache = stats.total_inactive_file ?? stats.inactive_file ?? stats.cache ?? 0;
     return {
         cpuPercent,
         memoryUsage: usage === undefined ? undefined : Math.max(0, usage - cache),
-        memoryLimit: num(raw?.memory_stats?.limit),
-        pids: num(raw?.pids_stats?.current)
+        memoryLimit: raw.memory_stats?.limit,
+        pids: raw.pids_stats?.current
     };
 }
 
@@ -181,9 +241,13 @@ export class DockerReadClient {
         if (!('status' in r)) {
             return r;
         }
-        return r.status === 200
-            ? { reachable: true, ok: true, value: r.apiVersion ? { apiVersion: r.apiVersion } : {} }
-            : { reachable: true, ok: false, status: r.status, message: r.body.trim() || `HTTP ${r.status}` };
+        if (r.status !== 200) {
+            return { reachable: true, ok: false, status: r.status, message: errorMessage(r.body, r.status) };
+        }
+        if (r.apiVersion !== undefined && !API_VERSION.test(r.apiVersion)) {
+            return malformed('/_ping', r.status, `Api-Version header ${JSON.stringify(r.apiVersion.slice(0, 40))} is not a version`);
+        }
+        return { reachable: true, ok: true, value: r.apiVersion ? { apiVersion: r.apiVersion } : {} };
     }
 
     /**
@@ -195,22 +259,19 @@ export class DockerReadClient {
         const query = (filters: Record<string, string[]>): string =>
             `/containers/json?all=${options.all ? 'true' : 'false'}&filters=${encodeURIComponent(JSON.stringify(filters))}`;
         const [byName, byLabel] = await Promise.all([
-            this.getJson<DockerContainerSummary[]>(query({ name: ['sandy'] })),
-            this.getJson<DockerContainerSummary[]>(query({ label: ['sandy.managed'] }))
+            this.getJson(query({ name: ['sandy'] }), ContainerListSchema),
+            this.getJson(query({ label: ['sandy.managed'] }), ContainerListSchema)
         ]);
-        for (const r of [byName, byLabel]) {
-            if (!r.reachable || !r.ok) {
-                return r as DockerResult<DockerContainerSummary[]>;
-            }
+        if (!byName.reachable || !byName.ok) {
+            return byName;
+        }
+        if (!byLabel.reachable || !byLabel.ok) {
+            return byLabel;
         }
         const merged = new Map<string, DockerContainerSummary>();
-        for (const r of [byName, byLabel]) {
-            if (r.reachable && r.ok && Array.isArray(r.value)) {
-                for (const c of r.value) {
-                    if (c && typeof c.Id === 'string' && isSandyContainer(c)) {
-                        merged.set(c.Id, c);
-                    }
-                }
+        for (const c of [...byName.value, ...byLabel.value]) {
+            if (isSandyContainer(c)) {
+                merged.set(c.Id, c);
             }
         }
         return { reachable: true, ok: true, value: [...merged.values()] };
@@ -222,14 +283,14 @@ export class DockerReadClient {
         if (bad) {
             return bad;
         }
-        const r = await this.getJson<unknown>(`/containers/${encodeURIComponent(id)}/stats?stream=false&one-shot=true`);
-        return r.reachable && r.ok ? { reachable: true, ok: true, value: { raw: r.value, summary: summarizeStats(r.value) } } : r as DockerResult<never>;
+        const r = await this.getJson(`/containers/${encodeURIComponent(id)}/stats?stream=false&one-shot=true`, StatsSchema);
+        return r.reachable && r.ok ? { reachable: true, ok: true, value: { raw: r.value, summary: summarizeStats(r.value) } } : r;
     }
 
-    /** `GET /containers/{id}/json`, as Docker returns it. */
-    async inspect(id: string): Promise<DockerResult<any>> {
+    /** `GET /containers/{id}/json`, as Docker returns it (the fields we read are checked). */
+    async inspect(id: string): Promise<DockerResult<DockerContainerInspect>> {
         const bad = this.checkRef(id);
-        return bad ?? this.getJson<any>(`/containers/${encodeURIComponent(id)}/json`);
+        return bad ?? this.getJson(`/containers/${encodeURIComponent(id)}/json`, ContainerInspectSchema);
     }
 
     private checkRef(id: string): DockerResult<never> | undefined {
@@ -238,25 +299,27 @@ export class DockerReadClient {
             : { reachable: true, ok: false, status: 400, message: `not a container id or name: ${JSON.stringify(String(id)).slice(0, 80)}` };
     }
 
-    private async getJson<T>(urlPath: string): Promise<DockerResult<T>> {
+    private async getJson<T>(urlPath: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<DockerResult<T>> {
         const r = await this.get(urlPath, this.timeoutMs);
         if (!('status' in r)) {
             return r;
         }
         if (r.status < 200 || r.status >= 300) {
-            let message = r.body.trim();
-            try {
-                message = (JSON.parse(r.body) as { message?: string }).message ?? message;
-            } catch {
-                // plain-text error body
-            }
-            return { reachable: true, ok: false, status: r.status, message: message || `HTTP ${r.status}` };
+            return { reachable: true, ok: false, status: r.status, message: errorMessage(r.body, r.status) };
         }
+        let body: unknown;
         try {
-            return { reachable: true, ok: true, value: JSON.parse(r.body) as T };
+            body = JSON.parse(r.body);
         } catch {
             return { reachable: true, ok: false, status: r.status, message: 'the Docker daemon returned invalid JSON' };
         }
+        const parsed = schema.safeParse(body);
+        if (!parsed.success) {
+            const issues = parsed.error.issues;
+            const first = issues.slice(0, 2).map(i => `${formatIssuePath(i.path)}: ${i.message}`).join('; ');
+            return malformed(urlPath, r.status, `${first}${issues.length > 2 ? ` (+${issues.length - 2} more)` : ''}`);
+        }
+        return { reachable: true, ok: true, value: parsed.data };
     }
 
     /** The only request this class makes. */
@@ -310,6 +373,25 @@ export class DockerReadClient {
             req.end();
         });
     }
+}
+
+/** An answer of the wrong shape, named by the endpoint it came from (query string left out). */
+function malformed(urlPath: string, status: number, what: string): DockerResult<never> {
+    return { reachable: true, ok: false, status, message: `the Docker daemon's answer to ${urlPath.split('?')[0]} is not what the Engine API returns: ${what}` };
+}
+
+/** The `message` of a JSON error body, else the body as text. */
+function errorMessage(body: string, status: number): string {
+    let message = body.trim();
+    try {
+        const parsed = ErrorBodySchema.safeParse(JSON.parse(body));
+        if (parsed.success) {
+            message = parsed.data.message;
+        }
+    } catch {
+        // plain-text error body
+    }
+    return message || `HTTP ${status}`;
 }
 
 function describeSocketError(e: NodeJS.ErrnoException, socketPath: string): string {
