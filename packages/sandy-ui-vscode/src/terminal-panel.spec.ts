@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { SessionInfo } from '@sandy-ui/core/common';
+import type { LaunchOutcome, LaunchRequest, SessionInfo } from '@sandy-ui/core/common';
+import { detachedText, SimpleEmitter } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
 import { WORD_JOINER } from '@sandy-ui/core/common';
@@ -20,14 +21,14 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
     let panels: TerminalPanels;
     let panel: FakeWebviewPanel;
 
-    beforeEach(() => {
+    beforeEach(async () => {
         resetFakeVscode();
         root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-panel-spec-')));
         workspace = path.join(root, 'proj');
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'README.md'), '# hi\n');
         fs.symlinkSync('/etc/passwd', path.join(workspace, 'escape'));
-        const core = { sessions: (): SessionInfo[] => [], forgetSession: () => undefined, supervisor: { get: () => undefined } };
+        const core = { sessions: async (): Promise<SessionInfo[]> => [], forgetSession: async () => undefined, supervisor: { get: () => undefined } };
         const deps: TerminalPanelsDeps = {
             core: core as unknown as SandyServiceCore,
             state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
@@ -36,7 +37,7 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
             clearForLaunch: async () => undefined
         };
         panels = new TerminalPanels(deps);
-        panels.attach({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
+        await panels.attach({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
         panel = recorded.panels[0];
         panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
     });
@@ -121,5 +122,125 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         expect(recorded.commands, 'opened').to.deep.equal([]);
         expect(recorded.warnings).to.have.length(4);
         expect(new Set(recorded.warnings)).to.deep.equal(new Set([LINK_REFUSED_TEXT['outside-workspace']]));
+    });
+});
+
+describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over the webview and the supervisor (unit)', () => {
+    const workspace = '/home/u/proj';
+    let panels: TerminalPanels;
+    let sessions: Map<string, SessionInfo>;
+    let attachments: Array<{ id: string; written: string[]; acked: number[]; disposed: boolean; data: SimpleEmitter<string>; exit: SimpleEmitter<SessionInfo> }>;
+    let calls: string[];
+    let next: number;
+
+    beforeEach(() => {
+        resetFakeVscode();
+        sessions = new Map();
+        attachments = [];
+        calls = [];
+        next = 0;
+        const supervisor = {
+            get: (id: string) => sessions.get(id),
+            attach: (id: string) => {
+                const a = { id, written: [] as string[], acked: [] as number[], disposed: false, data: new SimpleEmitter<string>(), exit: new SimpleEmitter<SessionInfo>() };
+                attachments.push(a);
+                return {
+                    replay: `earlier ${id}`, onData: a.data.event, onExit: a.exit.event,
+                    write: (d: string) => a.written.push(d), acknowledge: (n: number) => a.acked.push(n), dispose: () => { a.disposed = true; }
+                };
+            }
+        };
+        const core = {
+            supervisor,
+            launch: async (r: LaunchRequest): Promise<LaunchOutcome> => {
+                calls.push(`launch ${r.cols}x${r.rows}${r.approvalToken ? ` ${r.approvalToken}` : ''}`);
+                const session = { id: `s${++next}`, workspace, pid: 7, status: 'running', startedAt: 0, args: [], attachedViews: 0 } as SessionInfo;
+                sessions.set(session.id, session);
+                return { kind: 'launched', session, warnings: ['check FOO'] };
+            },
+            sessions: async () => [...sessions.values()],
+            resize: async (id: string, cols: number, rows: number) => { calls.push(`resize ${id} ${cols}x${rows}`); },
+            forgetSession: async (id: string) => { calls.push(`forget ${id}`); },
+            stop: async (id: string) => { calls.push(`stop ${id}`); return undefined; }
+        };
+        const deps: TerminalPanelsDeps = {
+            core: core as unknown as SandyServiceCore,
+            state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
+            log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as TerminalPanelsDeps['log'],
+            extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
+            clearForLaunch: async () => undefined
+        };
+        panels = new TerminalPanels(deps);
+    });
+
+    afterEach(() => {
+        panels.dispose();
+    });
+
+    async function settle(): Promise<void> {
+        await new Promise(resolve => setTimeout(resolve, 20));
+    }
+
+    it('launches at the page\'s size once it is ready, shows the stream, passes input on, and says how it ended', async () => {
+        await panels.openForWorkspace(workspace, { approvalToken: 't1' });
+        const panel = recorded.panels[0];
+        expect(calls, 'nothing before the page measured itself').to.deep.equal([]);
+        panel.fromPage.fire({ type: 'ready', cols: 100, rows: 30 });
+        await settle();
+        expect(calls).to.deep.equal(['launch 100x30 t1', 'resize s1 100x30']);
+        expect(recorded.warnings).to.deep.equal(['Sandy (proj): check FOO']);
+        expect(panel.posted).to.deep.include({ type: 'replay', data: 'earlier s1' });
+
+        panel.fromPage.fire({ type: 'input', data: 'ls\r' });
+        panel.fromPage.fire({ type: 'ack', chars: 12 });
+        panel.fromPage.fire({ type: 'resize', cols: 90, rows: 20 });
+        attachments[0].data.fire('output');
+        await settle();
+        expect(attachments[0].written).to.deep.equal(['ls\r']);
+        expect(attachments[0].acked).to.deep.equal([12]);
+        expect(calls.slice(2)).to.deep.equal(['resize s1 90x20']);
+        expect(panel.posted).to.deep.include({ type: 'data', data: 'output' });
+
+        attachments[0].exit.fire({ ...sessions.get('s1')!, status: 'exited', exitCode: 0 });
+        expect(panel.title).to.equal('sandy: proj (ended)');
+        expect(panel.posted.slice(-2)).to.deep.equal([
+            { type: 'exitBanner', text: 'sandy exited normally.' }, { type: 'banner', text: 'sandy exited normally.', relaunch: true }
+        ]);
+
+        panel.fromPage.fire({ type: 'relaunch' });
+        await settle();
+        expect(calls.slice(3)).to.deep.equal(['forget s1', 'launch 90x20', 'resize s2 90x20']);
+        expect(attachments[0].disposed).to.equal(true);
+        expect(panel.posted).to.deep.include({ type: 'clear' });
+    });
+
+    it('marks a notification unread in the title while the tab is not active, until it is', async () => {
+        await panels.openForWorkspace(workspace, {});
+        const panel = recorded.panels[0];
+        panel.active = false;
+        panel.fromPage.fire({ type: 'notify', body: 'done', source: 'osc9' });
+        expect(panel.title).to.equal('● sandy: proj');
+        panel.active = true;
+        panel.viewState.fire();
+        expect(panel.title).to.equal('sandy: proj');
+    });
+
+    it('a closed tab on a live session offers Reattach or Stop; closing the window asks nothing', async () => {
+        await panels.openForWorkspace(workspace, {});
+        recorded.panels[0].fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        await settle();
+        recorded.infoAnswer = 'Stop';
+        recorded.panels[0].dispose();
+        await settle();
+        expect(recorded.infos.map(i => [i.message, i.items])).to.deep.equal([[detachedText(workspace), ['Reattach', 'Stop']]]);
+        expect(calls).to.include('stop s1');
+        expect(panels.all).to.deep.equal([]);
+
+        await panels.openForWorkspace(workspace, {});
+        recorded.panels[1].fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        await settle();
+        panels.dispose();
+        await settle();
+        expect(recorded.infos).to.have.length(1);
     });
 });
