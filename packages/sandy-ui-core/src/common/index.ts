@@ -47,3 +47,5 @@ export * from './session/status-bar-model';
 export * from './projects/project-commands';
 export * from './terminal/terminal-session';
 export * from './terminal/terminal-tabs';
+export * from './host/messenger';
+export * from './host/settings-editor';

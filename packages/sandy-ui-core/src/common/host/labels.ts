@@ -220,3 +220,40 @@ export function configureFailedText(problem: SandyProblem): string {
 export function openFoldersFailedText(problem: SandyProblem): string {
     return `sandy: telling the service this window's open folders failed: ${problemText(problem)}`;
 }
+
+/** The settings editor's tab title (Project + Global with a workspace, Global alone without); `● ` marks unsaved edits. */
+export function settingsEditorTitle(workspace: string | undefined, dirty = false): string {
+    return `${dirty ? '● ' : ''}${workspace ? `Sandy Settings: ${workspaceLabel(workspace)}` : 'Sandy Settings'}`;
+}
+
+export function settingsEditorCaption(workspace: string | undefined): string {
+    return workspace ? `sandy settings — ${workspace}` : 'sandy settings (global)';
+}
+
+/** The settings could not be loaded: the problem as one line (what happened, then what to do). */
+export function settingsLoadFailedText(problemLine: string): string {
+    return `Could not read the sandy settings: ${problemLine}`;
+}
+
+export const SETTINGS_LOAD_HINT = 'Check the Sandy log, then reopen the settings.';
+/** A Project-scope save in an editor opened without a project. */
+export const SETTINGS_NO_PROJECT = { message: 'No project is open.', hint: 'Open the settings from a project.' } as const;
+export const SETTINGS_SAVE_FAILED_HINT = 'Try again, or edit the file with "Open config".';
+
+export function pickPathTitle(kind: 'folder' | 'file'): string {
+    return kind === 'folder' ? 'Choose a folder' : 'Choose a file';
+}
+
+/** The pre-flight approval tab. */
+export function approvalTitle(workspace: string): string {
+    return `Approve: ${workspaceLabel(workspace)}`;
+}
+
+export function approvalCaption(workspace: string): string {
+    return `sandy pre-flight for ${workspace}`;
+}
+
+/** A page or its host did not answer a request in time (shown where the request's result would be). */
+export function noAnswerText(what: string, timeoutMs: number): string {
+    return `No answer to ${what} within ${Math.max(1, Math.round(timeoutMs / 1000))} s; try again.`;
+}
