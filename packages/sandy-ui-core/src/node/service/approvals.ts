@@ -1,0 +1,178 @@
+import * as fs from 'fs';
+import { SandyError } from '../../common/sandy/errors';
+import { SandyState } from '../../common/sandy/contract';
+import { ApprovalRefusal, ApprovalRequest, buildApprovalRequest } from '../../common/approvals/approval-model';
+import { CONTROL_CHARS, GateKind, gatesToken, PendingGates } from '../../common/approvals/launch-gates';
+import { diffApproval } from '../../common/config/approval-diff';
+import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../../common/config/preflight';
+import { runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
+import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
+import { GateResponder } from '../approvals/gate-responder';
+import { ApprovalMemory } from '../approvals/approval-memory';
+import { sandboxNameFor } from '../sandy/lock-sweep';
+import { checkWorkspace } from '../projects/workspace-guard';
+import { StatePoller } from '../projects/state-poller';
+import { ServiceContext } from './service-context';
+import { SandyDiscovery } from './sandy-discovery';
+import { SnapshotPublisher } from './snapshots';
+
+/** The pre-flight of a workspace and the approval view's request: what a launch must show first. */
+export interface LaunchAnalysis {
+    report: PreflightReport;
+    /** undefined: launch without asking. */
+    request: ApprovalRequest | undefined;
+    gates: PendingGates;
+}
+
+/**
+ * Pre-flight and approvals: the launcher-exact report of a workspace's config files, the gates
+ * sandy will ask (privileged keys, the project Dockerfile, escaping symlinks) with the token of
+ * what the user was shown, the tab's answers at sandy's prompts for exactly that, and revoking
+ * every approval sandy recorded.
+ */
+export class LaunchApprovals {
+    constructor(
+        protected readonly ctx: ServiceContext,
+        protected readonly discovery: SandyDiscovery,
+        protected readonly snapshots: SnapshotPublisher,
+        protected readonly approvalMemory: ApprovalMemory,
+        protected readonly poller: StatePoller<SandyState>
+    ) { }
+
+    async preflight(workspace: string): Promise<ApprovalRequest | undefined> {
+        const canonical = await checkWorkspace(workspace, this.ctx.home);
+        return (await this.analyze(canonical)).request;
+    }
+
+    async revealApprovalLine(workspace: string, token: string, key: string, line: number): Promise<string | undefined> {
+        const canonical = await checkWorkspace(workspace, this.ctx.home);
+        const { report, request } = await this.analyze(canonical);
+        if (!request || request.token !== token) {
+            return undefined;
+        }
+        return report.pendingPrivileged.find(p => p.key === key && p.line === line)?.rawLine;
+    }
+
+    /**
+     * Deletes every approval sandy recorded for the workspace: the privileged keys
+     * (`passive-<h>.list`), the project Dockerfile (`dockerfile-<h>.list`) and the escaping symlinks
+     * (`<sandbox>/.sandy-approved-symlinks.list`); the next launch asks all of them again.
+     */
+    async revokeApproval(workspace: string): Promise<boolean> {
+        const canonical = await checkWorkspace(workspace, this.ctx.home);
+        const sandyHome = this.discovery.launchSandyHome;
+        await this.approvalMemory.forget(workspaceHash16(canonical)).catch(() => undefined);
+        let removed = false;
+        for (const file of [
+            approvalFilePathFor(sandyHome, canonical, sha256Hex),
+            dockerfileApprovalPath(sandyHome, canonical),
+            symlinkApprovalPath(sandyHome, canonical)
+        ]) {
+            try {
+                await fs.promises.unlink(file);
+                removed = true;
+            } catch (e) {
+                if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+                    throw e;
+                }
+            }
+        }
+        void this.poller.pollNow();
+        return removed;
+    }
+
+    /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
+    async analyze(workspace: string): Promise<LaunchAnalysis> {
+        const keys = this.discovery.schemaInput().input.keys;
+        const report = await this.preflightReport(workspace);
+        const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
+        const diff = diffApproval(report.approvalFileText, report.pendingPrivileged, {
+            currentSetHash: report.approvalSetHash,
+            approvedValueHashes: remembered,
+            currentValueHashes: valueHashesFor(report.pendingPrivileged)
+        });
+        const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
+        const { gates, token, refusals } = await this.pendingGates(workspace, report);
+        return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates };
+    }
+
+    /**
+     * The sandy tab's answers to sandy's own prompts, for exactly the gates the user approved; what
+     * sandy then records is remembered here too (value hashes, the Dockerfile text) for the next diff.
+     */
+    gateResponder(workspace: string, approved: PendingGates, report: PreflightReport): GateResponder {
+        const wsHash = workspaceHash16(workspace);
+        const { logger } = this.ctx;
+        return new GateResponder({
+            approved,
+            recheck: gate => this.gateUnchanged(workspace, approved, gate),
+            onAnswered: gate => {
+                logger.info(`sandy: answered sandy's ${gate} prompt for ${workspace} with the approval you gave`);
+                const remember = gate === 'privileged'
+                    ? this.approvalMemory.record(wsHash, valueHashesFor(report.pendingPrivileged))
+                    : gate === 'dockerfile' && approved.dockerfile ? this.approvalMemory.recordDockerfile(wsHash, approved.dockerfile.text) : undefined;
+                remember?.catch(e => logger.warn(`sandy: could not remember the approval: ${this.ctx.problemOf(e).message}`));
+            },
+            onDeclined: (gate, reason) => logger.warn(`sandy: left sandy's ${gate} prompt for ${workspace} to you: ${reason}`)
+        });
+    }
+
+    /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */
+    protected async gateUnchanged(workspace: string, approved: PendingGates, gate: GateKind): Promise<boolean> {
+        if (gate === 'privileged') {
+            return !!approved.privileged && (await this.preflightReport(workspace)).approvalSetHash === approved.privileged.setHash;
+        }
+        if (gate === 'dockerfile') {
+            return !!approved.dockerfile && (await sandyContextHash(`${workspace}/.sandy`)).hash === approved.dockerfile.hash;
+        }
+        const now = await this.symlinks(workspace).catch(() => undefined);
+        return !!approved.symlinks && !!now && JSON.stringify(now.entries) === JSON.stringify(approved.symlinks.entries);
+    }
+
+    /** sandy's symlink gate for a workspace, as it stands now (see launch-gates). */
+    protected symlinks(workspace: string): ReturnType<typeof symlinkGate> {
+        return symlinkGate(workspace, this.discovery.baseEnv().HOME || this.ctx.home, this.discovery.launchSandyHome);
+    }
+
+    /** The launcher-exact pre-flight of the workspace's and $SANDY_HOME's config files now. */
+    protected preflightReport(workspace: string): Promise<PreflightReport> {
+        const { schema, input } = this.discovery.schemaInput();
+        const launchEnv = this.discovery.baseEnv();
+        const sandbox = this.snapshots.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
+        return runPreflight({
+            workspacePath: workspace,
+            canonical: true,
+            sandyHome: this.discovery.launchSandyHome,
+            schema: input,
+            envSetKeys: envSetKeysFrom(launchEnv, input),
+            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
+            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
+        });
+    }
+
+    /**
+     * What sandy's Dockerfile and symlink gates will ask besides the privileged keys, the token of
+     * everything shown, and refusals where a gate cannot be shown faithfully.
+     */
+    protected async pendingGates(workspace: string, report: PreflightReport): Promise<{ gates: PendingGates; token: string; refusals: ApprovalRefusal[] }> {
+        const refusals: ApprovalRefusal[] = [];
+        const refusal = (e: unknown): undefined => {
+            const problem = this.ctx.problemOf(e);
+            refusals.push({ message: problem.message, remediation: problem.hint, key: '' });
+            return undefined;
+        };
+        if (CONTROL_CHARS.test(workspace)) {
+            refusal(new SandyError('usage', `The workspace path ${JSON.stringify(workspace)} contains control characters.`,
+                'Rename the folder: sandy prints the path inside its own prompts and state, where such characters forge or break lines.'));
+        }
+        const wsHash = workspaceHash16(workspace);
+        const previousText = await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined);
+        const dockerfile = await dockerfileGate(workspace, this.discovery.launchSandyHome, previousText).catch(refusal);
+        const symlinks = await this.symlinks(workspace).catch(refusal);
+        const privileged = report.approvalStatus === 'pending' && report.approvalSetHash
+            ? { setHash: report.approvalSetHash, keys: report.approvalSet.map(kv => kv.slice(0, kv.indexOf('='))) }
+            : undefined;
+        const gates: PendingGates = { workspace, privileged, dockerfile, symlinks };
+        return { gates, token: gatesToken(gates, sha256Hex), refusals };
+    }
+}

@@ -1,0 +1,158 @@
+import * as path from 'path';
+import type { SessionInfo } from '../../common/session/session-types';
+import { SandyState } from '../../common/sandy/contract';
+import { parseConfigFile, getEffectiveValues } from '../../common/config/config-file';
+import { PendingGates } from '../../common/approvals/launch-gates';
+import { PreflightReport } from '../../common/config/preflight';
+import { LaunchOutcome, LaunchRequest } from '../../common/service/service-protocol';
+import { readConfigFileSync } from '../config/config-io';
+import { sweepLocks } from '../sandy/lock-sweep';
+import { PtySupervisor } from '../terminal/pty-supervisor';
+import { StatePoller } from '../projects/state-poller';
+import { ProjectsStore } from '../projects/projects-store';
+import { checkWorkspace } from '../projects/workspace-guard';
+import { ServiceContext } from './service-context';
+import { SandyDiscovery } from './sandy-discovery';
+import { LaunchApprovals } from './approvals';
+import { ProjectsService } from './projects';
+
+/** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
+const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
+
+/** What {@link SandyLauncher.prepareLaunch} leaves: ready to spawn, or the outcome to return instead. */
+export type PreparedLaunch =
+    | { kind: 'ready'; sandyPath: string; approved: PendingGates | undefined; report: PreflightReport; warnings: string[] }
+    | { kind: 'stop'; outcome: LaunchOutcome };
+
+/**
+ * A launch from the guard to the spawn: the workspace checked, one session per workspace, only
+ * launch flags, pre-flight and the approval token, then sandy on a supervised PTY whose prompts the
+ * tab answers for exactly what the user approved.
+ */
+export class SandyLauncher {
+    constructor(
+        protected readonly ctx: ServiceContext,
+        protected readonly discovery: SandyDiscovery,
+        protected readonly approvals: LaunchApprovals,
+        protected readonly projects: ProjectsService,
+        protected readonly parts: { supervisor: PtySupervisor; store: ProjectsStore; poller: StatePoller<SandyState> }
+    ) { }
+
+    async launch(request: LaunchRequest): Promise<LaunchOutcome> {
+        let workspace: string;
+        try {
+            workspace = await checkWorkspace(request.workspace, this.ctx.home);
+        } catch (e) {
+            return { kind: 'refused', problem: this.ctx.problemOf(e) };
+        }
+        const { supervisor } = this.parts;
+        const live = supervisor.list().find(s => s.workspace === workspace && s.status !== 'exited');
+        if (live) {
+            return { kind: 'already-running', session: live };
+        }
+        const args = request.args ?? [];
+        const bad = args.find(a => a.startsWith('-') && !LAUNCH_FLAGS.has(a));
+        if (bad) {
+            return { kind: 'refused', problem: { code: 'usage', message: `sandy flag ${bad} cannot be used for a launch.`, hint: 'Use the matching Sandy command instead.' } };
+        }
+        const prepared = await this.prepareLaunch(workspace, request);
+        if (prepared.kind !== 'ready') {
+            return prepared.outcome;
+        }
+        const { approved, report, warnings } = prepared;
+        const launchConfig = this.effectiveConfig(workspace);
+        let session: SessionInfo;
+        try {
+            // sandy asks its own questions on this PTY; the tab answers them only for what the user approved.
+            session = supervisor.launch({
+                sandyPath: prepared.sandyPath,
+                args,
+                workspace,
+                env: this.launchEnv(),
+                cols: request.cols,
+                rows: request.rows,
+                agent: launchConfig.agent,
+                outputObserver: approved && this.approvals.gateResponder(workspace, approved, report).observe
+            });
+        } catch (e) {
+            return { kind: 'refused', problem: this.ctx.problemOf(e) };
+        }
+        await this.afterLaunch(workspace);
+        return { kind: 'launched', session, warnings };
+    }
+
+    /**
+     * Everything a launch does before the spawn: locate sandy, sweep a dead lock, and run pre-flight
+     * from the files as they are now (what the user approved must be exactly what sandy will load:
+     * the token is the launcher's approval-set hash). A host that cannot host a PTY (VS Code without
+     * node-pty) runs the same preparation, then starts sandy in its own terminal with {@link launchEnv}.
+     */
+    async prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning'>): Promise<PreparedLaunch> {
+        await this.discovery.ensureLocated();
+        const located = this.discovery.located;
+        if (!located) {
+            const status = this.discovery.sandyStatus;
+            return { kind: 'stop', outcome: { kind: 'refused', problem: status.problem ?? { code: 'not-found', message: 'sandy was not found.', hint: '' } } };
+        }
+        const sandyPath = located.path;
+        const warnings: string[] = [];
+        try {
+            const sweep = await sweepLocks(this.ctx.sandyHome, workspace);
+            if (sweep.outcome === 'removed') {
+                warnings.push(`Removed a stale lock left by a dead sandy (pid ${sweep.pid ?? '?'}).`);
+            }
+        } catch (e) {
+            this.ctx.logger.warn(`sandy: lock sweep failed for ${workspace}: ${this.ctx.problemOf(e).message}`);
+        }
+        const { report, request: approval, gates } = await this.approvals.analyze(workspace);
+        let approved: PendingGates | undefined;
+        if (approval) {
+            const approvedThis = approval.kind === 'approve' && !!request.approvalToken && request.approvalToken === approval.token;
+            const compatAccepted = approval.kind === 'compat' && request.acceptCompatWarning;
+            if (!approvedThis && !compatAccepted) {
+                return { kind: 'stop', outcome: { kind: 'needs-approval', request: approval } };
+            }
+            approved = approvedThis ? gates : undefined;
+        }
+        warnings.push(...await this.projects.validateWarnings(workspace, true));
+        return { kind: 'ready', sandyPath, approved, report, warnings };
+    }
+
+    /**
+     * The whitelisted environment of a launch. Never `SANDY_AUTO_APPROVE_PRIVILEGED`: it would skip
+     * sandy's Dockerfile gate unseen and leave no approval on record (the env whitelist drops it too).
+     */
+    launchEnv(): Record<string, string> {
+        return { ...this.discovery.baseEnv(), TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    }
+
+    /** Record the launch in the projects list and poll. */
+    async afterLaunch(workspace: string): Promise<void> {
+        const launchConfig = this.effectiveConfig(workspace);
+        await this.parts.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
+        void this.parts.poller.pollNow();
+    }
+
+    /** Agent and model as sandy will resolve them: env > workspace > home > default (CONTRACT §3.1). */
+    protected effectiveConfig(workspace: string): { agent?: string; model?: string } {
+        const read = (file: string) => {
+            try {
+                return getEffectiveValues(parseConfigFile(readConfigFileSync(file).text));
+            } catch {
+                // A refused file (symlink, FIFO, over 1 MiB) already stopped the launch in pre-flight.
+                return {} as Record<string, string>;
+            }
+        };
+        const { sandyHome } = this.ctx;
+        const merged: Record<string, string> = {
+            ...read(path.join(sandyHome, 'config')),
+            ...read(path.join(sandyHome, '.secrets')),
+            ...read(path.join(workspace, '.sandy', 'config')),
+            ...read(path.join(workspace, '.sandy', '.secrets'))
+        };
+        const env = this.ctx.processEnv;
+        const agent = env.SANDY_AGENT || merged.SANDY_AGENT || 'claude';
+        const model = env.SANDY_MODEL || merged.SANDY_MODEL || undefined;
+        return { agent, model };
+    }
+}

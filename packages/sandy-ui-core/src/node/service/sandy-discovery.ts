@@ -1,0 +1,160 @@
+import { SandyError } from '../../common/sandy/errors';
+import { SandySchema, SandyState } from '../../common/sandy/contract';
+import { describeVerdict, evaluateCompat } from '../../common/sandy/compat';
+import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
+import { SandyConfiguration, SandyStatus } from '../../common/service/service-protocol';
+import { locateSandy, LocatedSandy } from '../sandy/locate';
+import { SandyClient } from '../sandy/sandy-client';
+import { buildSandyEnv, SandyEnvOptions } from '../sandy/env';
+import { ServiceContext } from './service-context';
+
+/** The schema's key lists as pre-flight takes them. */
+export interface SchemaInput {
+    schema: SandySchema;
+    input: { privilegedKeys: string[]; passiveKeys: string[]; envOnlyKeys: string[]; keys: SandySchema['config']['privileged_keys'] };
+}
+
+/**
+ * Which sandy the service uses and what it is: the host's configuration (sandy.path, the variables
+ * the user lets through), the located executable, its `--print-schema` and the compat verdict, and
+ * the whitelisted environment every sandy process of the service gets.
+ */
+export class SandyDiscovery {
+    protected config: SandyConfiguration = {};
+    protected current: LocatedSandy | undefined;
+    protected currentSchema: SandySchema | undefined;
+    protected status: SandyStatus = { found: false };
+    protected locating: Promise<SandyStatus> | undefined;
+
+    constructor(protected readonly ctx: ServiceContext) { }
+
+    /** The located sandy, once {@link ensureLocated} found one. */
+    get located(): LocatedSandy | undefined {
+        return this.current;
+    }
+
+    /** sandy's own `--print-schema`; undefined when it did not answer (or no sandy was found). */
+    get schema(): SandySchema | undefined {
+        return this.currentSchema;
+    }
+
+    get sandyStatus(): SandyStatus {
+        return this.status;
+    }
+
+    async configure(config: SandyConfiguration): Promise<SandyStatus> {
+        const changed = JSON.stringify(config) !== JSON.stringify(this.config);
+        this.config = { ...config };
+        if (changed) {
+            this.current = undefined;
+            this.locating = undefined;
+        }
+        return this.ensureLocated();
+    }
+
+    ensureLocated(): Promise<SandyStatus> {
+        if (!this.locating) {
+            this.locating = this.locate().finally(() => {
+                // Keep a success cached; retry a failure on the next request (the user may have installed sandy).
+                if (!this.status.found) {
+                    this.locating = undefined;
+                }
+            });
+        }
+        return this.locating;
+    }
+
+    protected async locate(): Promise<SandyStatus> {
+        // A configure() while this runs starts a newer locate: this one's result must not land
+        // after it (the user's sandy.path would lose to the start-up search of PATH).
+        const config = this.config;
+        const superseded = () => JSON.stringify(config) !== JSON.stringify(this.config);
+        const { logger } = this.ctx;
+        try {
+            const located = await locateSandy({ configuredPath: config.sandyPath, processEnv: this.ctx.processEnv, home: this.ctx.home, envOptions: this.envOptions() });
+            if (superseded()) {
+                return this.ensureLocated();
+            }
+            this.current = located;
+            const client = this.client(located);
+            let schemaVersion: number | undefined;
+            let schemaFailed = false;
+            try {
+                const schema = await client.schema();
+                if (superseded()) {
+                    return this.ensureLocated();
+                }
+                this.currentSchema = schema;
+                schemaVersion = schema.schema_version;
+            } catch (e) {
+                if (superseded()) {
+                    return this.ensureLocated();
+                }
+                schemaFailed = true;
+                logger.warn(`sandy: --print-schema failed: ${this.ctx.problemOf(e).message}`);
+            }
+            const verdict = evaluateCompat({ sandyVersion: located.fullVersion, schemaVersion, schemaFailed });
+            const compat = describeVerdict(verdict);
+            logger.info(`sandy: ${located.path} ${located.fullVersion} — compat: ${compat.severity} ${compat.message}`);
+            this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, compat };
+        } catch (e) {
+            if (superseded()) {
+                return this.ensureLocated();
+            }
+            this.current = undefined;
+            const problem = this.ctx.problemOf(e);
+            const candidates = (e as { candidates?: Array<{ path: string }> }).candidates;
+            this.status = { found: false, problem, searched: candidates?.map(c => c.path) };
+            logger.warn(`sandy: ${problem.message}`);
+        }
+        return this.status;
+    }
+
+    client(located: LocatedSandy): SandyClient {
+        return SandyClient.forPath(located.path, { envOptions: this.envOptions() }, { fullVersion: located.fullVersion });
+    }
+
+    /** The whitelist plus what the user enabled in settings (sandy.passEnvironment). */
+    envOptions(extra?: Record<string, string>): SandyEnvOptions {
+        const enabled = this.config.passEnv ?? [];
+        return {
+            sandyVars: ['SANDY_HOME', ...enabled.filter(n => n.startsWith('SANDY_'))],
+            credentialVars: enabled.filter(n => !n.startsWith('SANDY_')),
+            extra
+        };
+    }
+
+    /** The environment a sandy process gets: the whitelist of the host's environment, nothing else. */
+    baseEnv(extra?: Record<string, string>): Record<string, string> {
+        return buildSandyEnv(this.ctx.processEnv, this.envOptions(extra));
+    }
+
+    /** `$SANDY_HOME` as the launched sandy will see it. */
+    get launchSandyHome(): string {
+        return this.baseEnv().SANDY_HOME || this.ctx.sandyHome;
+    }
+
+    /** sandy's schema, or the bundled one when sandy did not answer; with the key lists pre-flight takes. */
+    schemaInput(): SchemaInput {
+        const schema = this.currentSchema ?? BUNDLED_FALLBACK_SCHEMA;
+        const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
+        return {
+            schema,
+            input: {
+                privilegedKeys: schema.config.privileged_keys.map(k => k.name),
+                passiveKeys: schema.config.passive_keys.map(k => k.name),
+                envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
+                keys
+            }
+        };
+    }
+
+    /** One `--print-state light` of the located sandy: what the state poller runs. */
+    async fetchState(): Promise<SandyState> {
+        await this.ensureLocated();
+        if (!this.current) {
+            throw new SandyError('not-found', this.status.problem?.message ?? 'sandy was not found.', this.status.problem?.hint ?? '');
+        }
+        return this.client(this.current).state('light');
+    }
+}
