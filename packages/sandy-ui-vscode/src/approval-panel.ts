@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { approvalRequestFiles, type ApprovalDecision, type ApprovalRequest } from '@sandy-ui/core/common';
-import { workspaceLabel } from '@sandy-ui/core/common';
+import { approvalCaption, approvalTitle, type Messenger } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
-import { validate } from './webview/messages';
-import { ApprovalToHost, ApprovalToWebview, checkApprovalToHost } from './webview/approval-protocol';
-import { webviewHtml, webviewOptions } from './webview-html';
+import { approvalProtocol, approvalToHost, approvalToView } from './webview/approval-protocol';
+import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
 import { SandyLog } from './logger';
 
 export const APPROVAL_VIEW_TYPE = 'sandy.approval';
@@ -12,24 +11,32 @@ export const APPROVAL_VIEW_TYPE = 'sandy.approval';
 /** One approval tab per workspace: core's ApprovalView in a webview; closing it counts as Reject. */
 class ApprovalPanel {
     readonly panel: vscode.WebviewPanel;
+    protected readonly page: Messenger<typeof approvalToView, typeof approvalToHost>;
     protected request: ApprovalRequest | undefined;
     protected settle: ((decision: ApprovalDecision) => void) | undefined;
     protected ready = false;
 
     constructor(readonly workspace: string, protected readonly owner: ApprovalPanels) {
-        this.panel = vscode.window.createWebviewPanel(APPROVAL_VIEW_TYPE, `Approve: ${workspaceLabel(workspace)}`,
+        this.panel = vscode.window.createWebviewPanel(APPROVAL_VIEW_TYPE, approvalTitle(workspace),
             vscode.ViewColumn.Active, webviewOptions(owner.extensionUri, false));
         this.panel.iconPath = vscode.Uri.joinPath(owner.extensionUri, 'media', 'sandy.svg');
-        this.panel.webview.html = webviewHtml(this.panel.webview, owner.extensionUri, 'approval', `sandy pre-flight for ${workspace}`);
-        this.panel.webview.onDidReceiveMessage(raw => {
-            const checked = validate(checkApprovalToHost, raw);
-            if (!checked.ok) {
-                owner.log.warn(`sandy approval: refused a webview message: ${checked.error}`);
-                return;
-            }
-            void this.handle(checked.message);
+        this.panel.webview.html = webviewHtml(this.panel.webview, owner.extensionUri, 'approval', approvalCaption(workspace));
+        const channel = hostMessenger(this.panel.webview, approvalProtocol, owner.log);
+        this.page = channel.messenger;
+        this.page.onNotification('ready', () => {
+            this.ready = true;
+            this.render();
         });
+        this.page.onNotification('decide', ({ decision }) => {
+            if (this.settle) {
+                this.resolve(decision);
+                this.panel.dispose();
+            }
+        });
+        this.page.onRequest('reveal', ({ key, line }) => this.reveal(key, line));
+        this.page.onNotification('openFile', ({ path, line }) => this.openFile(path, line));
         this.panel.onDidDispose(() => {
+            channel.dispose();
             this.resolve('reject');
             owner.remove(this);
         });
@@ -38,15 +45,15 @@ class ApprovalPanel {
     ask(request: ApprovalRequest): Promise<ApprovalDecision> {
         this.resolve('reject');
         this.request = request;
-        if (this.ready) {
-            this.post({ type: 'render', request });
-        }
+        this.render();
         this.panel.reveal(vscode.ViewColumn.Active, false);
         return new Promise(resolve => this.settle = resolve);
     }
 
-    protected post(message: ApprovalToWebview): void {
-        void this.panel.webview.postMessage(message);
+    protected render(): void {
+        if (this.ready && this.request) {
+            this.page.notify('render', { request: this.request });
+        }
     }
 
     protected resolve(decision: ApprovalDecision): void {
@@ -55,43 +62,25 @@ class ApprovalPanel {
         settle?.(decision);
     }
 
-    protected async handle(message: ApprovalToHost): Promise<void> {
+    /** Only a masked line of the request on screen, and only while the files still match its token. */
+    protected async reveal(key: string, lineNumber: number): Promise<string | undefined> {
         const request = this.request;
-        switch (message.type) {
-            case 'ready':
-                this.ready = true;
-                if (request) {
-                    this.post({ type: 'render', request });
-                }
-                break;
-            case 'decide':
-                if (this.settle) {
-                    this.resolve(message.decision);
-                    this.panel.dispose();
-                }
-                break;
-            case 'reveal': {
-                // Only a masked line of the request on screen, and only while the files still match its token.
-                const line = request?.lines.find(l => l.key === message.key && l.line === message.line && l.masked);
-                const text = request && line
-                    ? await this.owner.core.revealApprovalLine(request.workspace, request.token, line.key, line.line).catch(() => undefined)
-                    : undefined;
-                this.post({ type: 'revealed', requestId: message.requestId, text });
-                break;
-            }
-            case 'openFile': {
-                const allowed = request && approvalRequestFiles(request).includes(message.path);
-                if (!allowed) {
-                    this.owner.log.warn('sandy approval: refused to open a file the request does not name');
-                    return;
-                }
-                const line = message.line ? Math.max(0, message.line - 1) : 0;
-                await vscode.window.showTextDocument(vscode.Uri.file(message.path), {
-                    selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.Beside
-                });
-                break;
-            }
+        const line = request?.lines.find(l => l.key === key && l.line === lineNumber && l.masked);
+        return request && line
+            ? this.owner.core.revealApprovalLine(request.workspace, request.token, line.key, line.line).catch(() => undefined)
+            : undefined;
+    }
+
+    /** Only a file the request names. */
+    protected async openFile(file: string, lineNumber: number | undefined): Promise<void> {
+        if (!this.request || !approvalRequestFiles(this.request).includes(file)) {
+            this.owner.log.warn('sandy approval: refused to open a file the request does not name');
+            return;
         }
+        const line = lineNumber ? Math.max(0, lineNumber - 1) : 0;
+        await vscode.window.showTextDocument(vscode.Uri.file(file), {
+            selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.Beside
+        });
     }
 }
 

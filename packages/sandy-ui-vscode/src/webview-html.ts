@@ -1,5 +1,6 @@
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
+import { Messenger, MessageSet, Protocol } from '@sandy-ui/core/common';
 
 /** The bundles a webview page loads: dist/webview/<name>.js and .css (esbuild output). */
 export type WebviewBundle = 'terminal' | 'approval' | 'settings';
@@ -55,6 +56,27 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, b
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
+}
+
+/**
+ * The host's end of a webview's protocol (core's messenger): everything the page posts is parsed
+ * against `protocol` before a handler sees it; refusals and failing handlers go to `log`, never
+ * into the extension host. Dispose with the panel.
+ */
+export function hostMessenger<H extends MessageSet, V extends MessageSet>(
+    webview: vscode.Webview, protocol: Protocol<H, V>, log: { warn(text: string): void }
+): { messenger: Messenger<V, H> } & vscode.Disposable {
+    const messenger = Messenger.forHost(protocol, {
+        post: message => void webview.postMessage(message).then(undefined, () => undefined)
+    }, { log: text => log.warn(text) });
+    const subscription = webview.onDidReceiveMessage(raw => messenger.receive(raw));
+    return {
+        messenger,
+        dispose: () => {
+            subscription.dispose();
+            messenger.dispose();
+        }
+    };
 }
 
 function escapeHtml(text: string): string {

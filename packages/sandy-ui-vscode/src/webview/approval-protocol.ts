@@ -1,25 +1,36 @@
+import { z } from 'zod';
 import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/common';
-import { Check, int, messageOf, oneOf, optional, requestId, str } from './messages';
+import { intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, requestSpec, textField, trustedField } from '@sandy-ui/core/common';
 
 /** Messages of the pre-flight approval webview (core's ApprovalView ↔ SandyServiceCore pre-flight). */
 
-export type ApprovalToHost =
-    | { type: 'ready' }
-    | { type: 'decide'; decision: ApprovalDecision }
-    /** The raw line of a masked secret: answered only for a line of the request on screen. */
-    | { type: 'reveal'; requestId: number; key: string; line: number }
-    /** Open a file the request names (never any other path). */
-    | { type: 'openFile'; path: string; line?: number };
+const line = intField(1, 10_000_000);
+const decisions = ['approve', 'reject', 'rebuild', 'launch-anyway', 'open-settings'] as const satisfies readonly ApprovalDecision[];
 
-export type ApprovalToWebview =
-    | { type: 'render'; request: ApprovalRequest }
-    | { type: 'revealed'; requestId: number; text?: string };
-
-const line = int(1, 10_000_000);
-
-export const checkApprovalToHost: Check<ApprovalToHost> = messageOf<ApprovalToHost>({
-    ready: {},
-    decide: { decision: oneOf<ApprovalDecision>('approve', 'reject', 'rebuild', 'launch-anyway', 'open-settings') },
-    reveal: { requestId, key: str(128, /^[A-Za-z_][A-Za-z0-9_]*$/), line },
-    openFile: { path: str(4096), line: optional(line) }
+export const approvalToHost = messageSet({
+    notifications: {
+        ready: {},
+        decide: { decision: z.enum(decisions) },
+        /** Open a file the request names (never any other path). */
+        openFile: { path: textField(4096), line: optionalField(line) }
+    },
+    requests: {
+        /** The raw line of a masked secret: answered only for a line of the request on screen. */
+        reveal: requestSpec({ key: textField(128, /^[A-Za-z_][A-Za-z0-9_]*$/), line }, optionalField(z.string()))
+    }
 });
+
+export const approvalToView = messageSet({
+    notifications: {
+        /** The host's own pre-flight report (its envelope is checked). */
+        render: { request: trustedField<ApprovalRequest>() }
+    }
+});
+
+export const approvalProtocol: Protocol<typeof approvalToHost, typeof approvalToView> = {
+    name: 'sandy approval', toHost: approvalToHost, toView: approvalToView
+};
+
+export type ApprovalToHost = MessageOf<typeof approvalToHost>;
+export type ApprovalToWebview = MessageOf<typeof approvalToView>;
+export const checkApprovalToHost = messageSchema(approvalToHost);

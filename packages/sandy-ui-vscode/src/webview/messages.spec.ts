@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import type { ZodTypeAny } from 'zod';
+import { Messenger } from '@sandy-ui/core/common';
 import { validate } from './messages';
 import { checkTerminalToHost, MAX_INPUT_CHARS } from './terminal-protocol';
-import { checkApprovalToHost } from './approval-protocol';
-import { checkSettingsToHost, MAX_EDITS_PER_FILE } from './settings-protocol';
+import { approvalProtocol, checkApprovalToHost } from './approval-protocol';
+import { checkSettingsToHost, MAX_EDITS_PER_FILE, settingsProtocol } from './settings-protocol';
 
 describe('webview messages are validated on the host (unit)', () => {
     it('accepts each terminal message of the protocol', () => {
@@ -50,7 +52,7 @@ describe('webview messages are validated on the host (unit)', () => {
             edits: { config: [{ key: 'SANDY_MODEL', value: 'opus' }, { key: 'SANDY_MEM' }], secrets: [{ key: 'ANTHROPIC_API_KEY', value: 'sk' }] }
         });
         expect(ok.ok).to.equal(true);
-        expect(ok.ok && ok.message.type === 'save' && ok.message.edits.config[1]).to.deep.equal({ key: 'SANDY_MEM' });
+        expect(ok.ok && ok.message.type === 'save' && ok.message.edits.config[1]).to.deep.equal({ key: 'SANDY_MEM', value: undefined });
         for (const edits of [
             { config: [{ key: 'sandy_model', value: 'x' }], secrets: [] },
             { config: [{ key: 'A=B', value: 'x' }], secrets: [] },
@@ -63,5 +65,58 @@ describe('webview messages are validated on the host (unit)', () => {
         }
         expect(validate(checkSettingsToHost, { type: 'save', requestId: 1, scope: 'system', edits: { config: [], secrets: [] } }).ok).to.equal(false);
         expect(validate(checkSettingsToHost, { type: 'dirty', dirty: 'yes' }).ok).to.equal(false);
+    });
+
+    it('refuses prototype keys, look-alike types and values that only pretend to be strings, in every protocol', () => {
+        const hostile: Array<[ZodTypeAny, unknown]> = [
+            [checkTerminalToHost, JSON.parse('{"type":"input","data":"x","__proto__":{"polluted":1}}')],
+            [checkTerminalToHost, JSON.parse('{"type":"relaunch","constructor":{"prototype":{"polluted":1}}}')],
+            [checkTerminalToHost, { type: '__proto__' }], [checkTerminalToHost, { type: 'toString' }], [checkTerminalToHost, { type: 'READY', cols: 80, rows: 24 }],
+            [checkTerminalToHost, { type: ['input'], data: 'x' }], [checkTerminalToHost, { type: 'input', data: ['x'] }],
+            [checkTerminalToHost, { type: 'resize', cols: Number.POSITIVE_INFINITY, rows: 24 }], [checkTerminalToHost, { type: 'notify', body: 'x'.repeat(5000), source: 'osc9' }],
+            [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 'forged' }], [checkApprovalToHost, { type: 'decide', decision: 'APPROVE' }],
+            [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A'.repeat(129), line: 1 }], [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A', line: '3' }],
+            [checkApprovalToHost, { type: 'reveal', key: 'A', line: 3 }], [checkApprovalToHost, { type: 'openFile', path: 'p'.repeat(5000) }],
+            [checkApprovalToHost, { type: 'render', request: {} }], [checkApprovalToHost, { type: 'reply', requestId: 1, result: 'x' }],
+            [checkSettingsToHost, JSON.parse('{"type":"save","requestId":1,"scope":"global","edits":{"config":[{"key":"A","value":"1","__proto__":{"x":1}}],"secrets":[]}}')],
+            [checkSettingsToHost, JSON.parse('{"type":"save","requestId":1,"scope":"global","edits":{"config":[],"secrets":[],"__proto__":[]}}')],
+            [checkSettingsToHost, { type: 'save', requestId: 1, scope: 'global', edits: { config: { length: 1, 0: { key: 'A' } }, secrets: [] } }],
+            [checkSettingsToHost, { type: 'pickPath', requestId: 1, kind: 'folder', current: 'c'.repeat(5000) }],
+            [checkSettingsToHost, { type: 'pickPath', requestId: 1, kind: 'executable' }], [checkSettingsToHost, { type: 'addToGitignore', requestId: 1, workspace: '/elsewhere' }],
+            [checkSettingsToHost, { type: 'openFile', path: '/etc/passwd' }], [checkSettingsToHost, { type: 'snapshot', snapshot: {} }]
+        ];
+        for (const [check, m] of hostile) {
+            expect(validate(check, m).ok, JSON.stringify(m).slice(0, 100)).to.equal(false);
+        }
+        expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    });
+
+    it('the host end answers a webview request once by id; a reply the webview forges, or an unknown type, runs nothing', async () => {
+        const posted: unknown[] = [];
+        const log: string[] = [];
+        const host = Messenger.forHost(settingsProtocol, { post: m => posted.push(m) }, { log: t => log.push(t) });
+        let picks = 0;
+        host.onRequest('pickPath', ({ kind }) => { picks++; return `/picked-${kind}`; });
+        host.receive({ type: 'reply', requestId: 1, result: '/forged' });
+        host.receive({ type: 'pickPath', requestId: 7, kind: 'folder' });
+        host.receive({ type: 'exec', requestId: 8, cmd: 'id' });
+        await new Promise(resolve => setTimeout(resolve, 0));
+        expect(picks).to.equal(1);
+        expect(posted).to.deep.equal([{ type: 'reply', requestId: 7, result: '/picked-folder' }]);
+        expect(log).to.deep.equal(['sandy settings: refused a reply to no pending request (1)', 'sandy settings: refused a message: message.type: unknown message type']);
+    });
+
+    it('the approval page\'s reveal is a request answered by id; a host answer that is not text is refused', async () => {
+        const posted: Array<Record<string, unknown>> = [];
+        const log: string[] = [];
+        const page = Messenger.forView(approvalProtocol, { post: m => posted.push(m as Record<string, unknown>) }, { log: t => log.push(t) });
+        const revealed = page.request('reveal', { key: 'API_KEY', line: 3 });
+        const refused = page.request('reveal', { key: 'API_KEY', line: 4 });
+        expect(posted).to.deep.equal([{ type: 'reveal', key: 'API_KEY', line: 3, requestId: 1 }, { type: 'reveal', key: 'API_KEY', line: 4, requestId: 2 }]);
+        page.receive({ type: 'reply', requestId: 2, result: { html: '<b>' } });
+        page.receive({ type: 'reply', requestId: 1, result: 'API_KEY=sk-1' });
+        expect(await revealed).to.equal('API_KEY=sk-1');
+        expect(await refused.then(() => 'answered', () => 'refused')).to.equal('refused');
+        page.dispose();
     });
 });

@@ -1,5 +1,5 @@
-import type { TerminalNotification } from '@sandy-ui/core/common';
-import { Check, int, messageOf, oneOf, optional, str } from './messages';
+import { z } from 'zod';
+import { intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */
 
@@ -10,42 +10,48 @@ export const MAX_CLIPBOARD_CHARS = 1024 * 1024;
 export const MAX_LINK_CHARS = 8192;
 export const MAX_NOTIFICATION_CHARS = 4096;
 
-export type TerminalToHost =
-    /** The view is laid out: its measured size (a launch never uses a default size). */
-    | { type: 'ready'; cols: number; rows: number }
-    | { type: 'input'; data: string }
-    /** Characters rendered (back-pressure). */
-    | { type: 'ack'; chars: number }
-    | { type: 'resize'; cols: number; rows: number }
-    | { type: 'notify'; title?: string; body: string; source: TerminalNotification['source'] }
-    | { type: 'clipboard'; text: string }
-    | { type: 'openLink'; uri: string }
-    | { type: 'relaunch' };
+const cols = intField(1, 1000);
+const rows = intField(1, 500);
 
-export type TerminalToWebview =
-    /** Earlier output on (re)attach: the view starts clean, then shows it. */
-    | { type: 'replay'; data: string }
-    | { type: 'data'; data: string }
-    /** A line written into the terminal (how the session ended, why nothing was launched). */
-    | { type: 'exitBanner'; text: string }
-    /** The banner above the terminal; no text hides it. */
-    | { type: 'banner'; text?: string; relaunch?: boolean }
-    | { type: 'clear' }
-    /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
-    | { type: 'links'; workspace: string }
-    | { type: 'focus' }
-    | { type: 'theme' };
-
-const cols = int(1, 1000);
-const rows = int(1, 500);
-
-export const checkTerminalToHost: Check<TerminalToHost> = messageOf<TerminalToHost>({
-    ready: { cols, rows },
-    input: { data: str(MAX_INPUT_CHARS) },
-    ack: { chars: int(0, 64 * 1024 * 1024) },
-    resize: { cols, rows },
-    notify: { title: optional(str(MAX_NOTIFICATION_CHARS)), body: str(MAX_NOTIFICATION_CHARS), source: oneOf('osc9', 'osc99', 'osc777') },
-    clipboard: { text: str(MAX_CLIPBOARD_CHARS) },
-    openLink: { uri: str(MAX_LINK_CHARS) },
-    relaunch: {}
+export const terminalToHost = messageSet({
+    notifications: {
+        /** The view is laid out: its measured size (a launch never uses a default size). */
+        ready: { cols, rows },
+        input: { data: textField(MAX_INPUT_CHARS) },
+        /** Characters rendered (back-pressure). */
+        ack: { chars: intField(0, 64 * 1024 * 1024) },
+        resize: { cols, rows },
+        notify: { title: optionalField(textField(MAX_NOTIFICATION_CHARS)), body: textField(MAX_NOTIFICATION_CHARS), source: z.enum(['osc9', 'osc99', 'osc777']) },
+        clipboard: { text: textField(MAX_CLIPBOARD_CHARS) },
+        openLink: { uri: textField(MAX_LINK_CHARS) },
+        relaunch: {}
+    }
 });
+
+/** What the host sends: its own session's output and state (the envelope is checked, the bytes are the PTY's). */
+export const terminalToView = messageSet({
+    notifications: {
+        /** Earlier output on (re)attach: the view starts clean, then shows it. */
+        replay: { data: z.string() },
+        data: { data: z.string() },
+        /** A line written into the terminal (how the session ended, why nothing was launched). */
+        exitBanner: { text: z.string() },
+        /** The banner above the terminal; no text hides it. */
+        banner: { text: optionalField(z.string()), relaunch: optionalField(z.boolean()) },
+        clear: {},
+        /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
+        links: { workspace: z.string() },
+        focus: {},
+        theme: {}
+    }
+});
+
+export const terminalProtocol: Protocol<typeof terminalToHost, typeof terminalToView> = {
+    name: 'sandy terminal', toHost: terminalToHost, toView: terminalToView
+};
+
+export type TerminalToHost = MessageOf<typeof terminalToHost>;
+export type TerminalToWebview = MessageOf<typeof terminalToView>;
+
+/** Every message a terminal webview may post (the host checks each with `validate`). */
+export const checkTerminalToHost = messageSchema(terminalToHost);

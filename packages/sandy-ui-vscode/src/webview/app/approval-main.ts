@@ -2,13 +2,12 @@ import '@sandy-ui/core/css/approval.css';
 import './webview.css';
 import { ApprovalView } from '@sandy-ui/core/browser/approvals';
 import type { ApprovalRequest } from '@sandy-ui/core/common';
-import type { ApprovalToHost, ApprovalToWebview } from '../approval-protocol';
-import { PendingRequests, propagateStyleNonce, webviewChannel } from './vscode-api';
+import { approvalProtocol } from '../approval-protocol';
+import { propagateStyleNonce, webviewMessenger } from './vscode-api';
 
 /** The pre-flight approval webview: core's ApprovalView; decisions and file access go to the host. */
 propagateStyleNonce();
-const channel = webviewChannel<ApprovalToHost, ApprovalToWebview>();
-const reveals = new PendingRequests<string | undefined>();
+const host = webviewMessenger(approvalProtocol);
 document.body.classList.add('sandy-page-scroll');
 
 const root = document.createElement('div');
@@ -17,19 +16,14 @@ document.body.appendChild(root);
 
 let request: ApprovalRequest | undefined;
 const view = new ApprovalView(root, {
-    decide: decision => channel.post({ type: 'decide', decision }),
-    reveal: line => request
-        ? reveals.start(requestId => channel.post({ type: 'reveal', requestId, key: line.key, line: line.line }))
-        : Promise.resolve(undefined),
-    openFile: (path, line) => channel.post({ type: 'openFile', path, line })
+    decide: decision => host.notify('decide', { decision }),
+    // A reveal that fails or times out shows the line still masked.
+    reveal: line => request ? host.request('reveal', { key: line.key, line: line.line }).catch(() => undefined) : Promise.resolve(undefined),
+    openFile: (path, line) => host.notify('openFile', { path, line })
 });
 
-channel.onMessage(message => {
-    if (message.type === 'render') {
-        request = message.request;
-        view.render(message.request);
-    } else if (message.type === 'revealed') {
-        reveals.settle(message.requestId, message.text);
-    }
+host.onNotification('render', message => {
+    request = message.request;
+    view.render(message.request);
 });
-channel.post({ type: 'ready' });
+host.notify('ready');

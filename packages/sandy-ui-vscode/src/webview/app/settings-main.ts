@@ -1,19 +1,16 @@
 import '@sandy-ui/core/css/settings.css';
 import './webview.css';
 import { SandySettingsView } from '@sandy-ui/core/browser/settings';
-import type { SettingsSaveResult } from '@sandy-ui/core/common';
-import type { SettingsToHost, SettingsToWebview } from '../settings-protocol';
-import { PendingRequests, propagateStyleNonce, webviewChannel } from './vscode-api';
+import { settingsProtocol } from '../settings-protocol';
+import { propagateStyleNonce, webviewMessenger, webviewState } from './vscode-api';
 
 /**
  * The settings webview: core's SandySettingsView. Edits survive hiding the tab and a reload
- * through the webview's own state (typed secrets excepted, by design); saving goes to the host.
+ * through the webview's own state (typed secrets excepted, by design); the host (core's
+ * SettingsEditor) saves, opens, picks and reloads.
  */
 propagateStyleNonce();
-const channel = webviewChannel<SettingsToHost, SettingsToWebview>();
-const saves = new PendingRequests<SettingsSaveResult>();
-const picks = new PendingRequests<string | undefined>();
-const chores = new PendingRequests<void>();
+const host = webviewMessenger(settingsProtocol);
 document.body.classList.add('sandy-page-scroll');
 
 const root = document.createElement('div');
@@ -24,43 +21,24 @@ let dirty = false;
 function reportDirty(): void {
     if (view.dirty !== dirty) {
         dirty = view.dirty;
-        channel.post({ type: 'dirty', dirty });
+        host.notify('dirty', { dirty });
     }
 }
 
 const view: SandySettingsView = new SandySettingsView(root, {
-    save: (scope, edits) => saves.start(requestId => channel.post({ type: 'save', requestId, scope, edits })),
-    openFile: path => channel.post({ type: 'openFile', path }),
-    pickPath: (kind, current) => picks.start(requestId => channel.post({ type: 'pickPath', requestId, kind, current })),
-    addToGitignore: () => chores.start(requestId => channel.post({ type: 'addToGitignore', requestId })),
+    save: (scope, edits) => host.request('save', { scope, edits }),
+    openFile: path => host.request('openFile', { path }),
+    pickPath: (kind, current) => host.request('pickPath', { kind, current }),
+    addToGitignore: () => host.request('addToGitignore', {}),
     onStateChange: state => {
-        channel.setState(state);
+        webviewState.set(state);
         // Also called while the view is being constructed: read `view` once it is assigned.
         queueMicrotask(reportDirty);
     }
-}, { state: channel.getState() ?? undefined });
+}, { state: webviewState.get() ?? undefined });
 
-channel.onMessage(message => {
-    switch (message.type) {
-        case 'snapshot':
-            view.update(message.snapshot);
-            break;
-        case 'problem':
-            view.showProblem(message.problem);
-            break;
-        case 'saved':
-            saves.settle(message.requestId, message.result);
-            break;
-        case 'picked':
-            picks.settle(message.requestId, message.path);
-            break;
-        case 'done':
-            chores.settle(message.requestId, undefined);
-            break;
-        case 'revealKey':
-            view.revealKey(message.key, message.scope);
-            break;
-    }
-});
+host.onNotification('snapshot', ({ snapshot }) => view.update(snapshot));
+host.onNotification('problem', ({ problem }) => view.showProblem(problem));
+host.onNotification('revealKey', ({ key, scope }) => view.revealKey(key, scope));
 view.update(undefined);
-channel.post({ type: 'ready' });
+host.notify('ready');

@@ -5,19 +5,19 @@ import { SandyTerminalView } from '@sandy-ui/core/browser/terminal';
 import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
 import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
 import { isOfferedLink } from '@sandy-ui/core/common';
-import type { TerminalToHost, TerminalToWebview } from '../terminal-protocol';
-import { propagateStyleNonce, webviewChannel } from './vscode-api';
+import { terminalProtocol } from '../terminal-protocol';
+import { propagateStyleNonce, webviewMessenger } from './vscode-api';
 
 /**
  * The sandy terminal webview: core's SandyTerminalView and TerminalBanner, wired to the extension
  * host by messages. Every side effect (notifications, clipboard, links) is the host's to decide.
  */
 propagateStyleNonce();
-const channel = webviewChannel<TerminalToHost, TerminalToWebview>();
+const host = webviewMessenger(terminalProtocol);
 
 const root = document.createElement('div');
 root.className = 'sandy-terminal-widget sandy-webview-root';
-const banner = new TerminalBanner(document, () => channel.post({ type: 'relaunch' }));
+const banner = new TerminalBanner(document, () => host.notify('relaunch'));
 const termNode = document.createElement('div');
 termNode.className = 'sandy-terminal-xterm';
 root.append(banner.node, termNode);
@@ -28,55 +28,37 @@ const fontFamily = getComputedStyle(document.documentElement).getPropertyValue('
 /** The session's workspace (the host's `links` message): file links inside it are links, none before it is known. */
 let workspace: string | undefined;
 const view = new SandyTerminalView(termNode, {
-    notify: n => channel.post({ type: 'notify', title: n.title, body: n.body, source: n.source }),
-    writeClipboard: text => channel.post({ type: 'clipboard', text }),
+    notify: n => host.notify('notify', { title: n.title, body: n.body, source: n.source }),
+    writeClipboard: text => host.notify('clipboard', { text }),
     // The host decides again on a click (and resolves symlinks); here only what is drawn as a link.
-    openLink: uri => channel.post({ type: 'openLink', uri }),
+    openLink: uri => host.notify('openLink', { uri }),
     acceptsLink: uri => isOfferedLink(uri, workspace)
 }, { theme: theme(), fontFamily });
 
 view.attach({
-    write: data => channel.post({ type: 'input', data }),
-    resize: (cols, rows) => channel.post({ type: 'resize', cols, rows }),
-    acknowledge: chars => channel.post({ type: 'ack', chars })
+    write: data => host.notify('input', { data }),
+    resize: (cols, rows) => host.notify('resize', { cols, rows }),
+    acknowledge: chars => host.notify('ack', { chars })
 });
 
 // VS Code switches themes by changing the body's classes and the --vscode-* variables.
 new MutationObserver(() => view.setTheme(theme())).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
-channel.onMessage(message => {
-    switch (message.type) {
-        case 'replay':
-            // Earlier output: shown, but its notifications and clipboard writes are not acted on again.
-            view.replay(message.data);
-            break;
-        case 'links':
-            workspace = message.workspace;
-            break;
-        case 'data':
-            view.write(message.data);
-            break;
-        case 'exitBanner':
-            view.writeExitBanner(message.text);
-            break;
-        case 'banner':
-            banner.show(message.text, message.relaunch);
-            break;
-        case 'clear':
-            view.clear();
-            break;
-        case 'focus':
-            view.focus();
-            break;
-        case 'theme':
-            view.setTheme(theme());
-            break;
-    }
+// Earlier output: shown, but its notifications and clipboard writes are not acted on again.
+host.onNotification('replay', ({ data }) => view.replay(data));
+host.onNotification('links', message => {
+    workspace = message.workspace;
 });
+host.onNotification('data', ({ data }) => view.write(data));
+host.onNotification('exitBanner', ({ text }) => view.writeExitBanner(text));
+host.onNotification('banner', ({ text, relaunch }) => banner.show(text, relaunch));
+host.onNotification('clear', () => view.clear());
+host.onNotification('focus', () => view.focus());
+host.onNotification('theme', () => view.setTheme(theme()));
 
 // Wait for the layout so the first measure is the real panel, never a default size.
 requestAnimationFrame(() => {
     const size = view.measure();
-    channel.post({ type: 'ready', cols: size.cols, rows: size.rows });
+    host.notify('ready', { cols: size.cols, rows: size.rows });
     view.focus();
 });

@@ -1,4 +1,6 @@
-/** The webview side of a feature's protocol: typed posting and request/answer correlation. */
+import { Messenger, MessageSet, Protocol } from '@sandy-ui/core/common';
+
+/** The webview side of a feature's protocol: core's messenger over the page's VS Code API. */
 
 interface VsCodeApi {
     postMessage(message: unknown): void;
@@ -11,47 +13,24 @@ declare function acquireVsCodeApi(): VsCodeApi;
 /** acquireVsCodeApi may be called once per page. */
 const api: VsCodeApi = acquireVsCodeApi();
 
-export interface WebviewChannel<ToHost, ToWebview> {
-    post(message: ToHost): void;
-    onMessage(handler: (message: ToWebview) => void): void;
-    getState(): unknown;
-    setState(state: unknown): void;
+/**
+ * The page's end of `protocol`: typed notifications and requests to the host, every message from it
+ * parsed before a handler sees it. Refusals go to the page's console (the webview's developer tools).
+ */
+export function webviewMessenger<H extends MessageSet, V extends MessageSet>(protocol: Protocol<H, V>): Messenger<H, V> {
+    const messenger = Messenger.forView(protocol, { post: message => api.postMessage(message) }, {
+        // eslint-disable-next-line no-console
+        log: text => console.warn(text)
+    });
+    window.addEventListener('message', event => messenger.receive(event.data));
+    return messenger;
 }
 
-export function webviewChannel<ToHost, ToWebview>(): WebviewChannel<ToHost, ToWebview> {
-    return {
-        post: message => api.postMessage(message),
-        onMessage: handler => window.addEventListener('message', event => {
-            // Only the host posts to a webview; anything without our shape is ignored.
-            const data = event.data as { type?: unknown } | undefined;
-            if (data && typeof data.type === 'string') {
-                handler(data as ToWebview);
-            }
-        }),
-        getState: () => api.getState(),
-        setState: state => api.setState(state)
-    };
-}
-
-/** Calls that expect an answer carry a request id; the answer settles the matching promise. */
-export class PendingRequests<T = unknown> {
-    protected next = 1;
-    protected readonly pending = new Map<number, (value: T) => void>();
-
-    start(send: (requestId: number) => void): Promise<T> {
-        const id = this.next++;
-        return new Promise<T>(resolve => {
-            this.pending.set(id, resolve);
-            send(id);
-        });
-    }
-
-    settle(requestId: number, value: T): void {
-        const resolve = this.pending.get(requestId);
-        this.pending.delete(requestId);
-        resolve?.(value);
-    }
-}
+/** The page's saved state: it survives hiding the tab and a reload of the page. */
+export const webviewState = {
+    get: (): unknown => api.getState(),
+    set: (state: unknown): void => api.setState(state)
+};
 
 /**
  * The page's CSP allows style elements only from the extension and with this page's nonce. Where a
