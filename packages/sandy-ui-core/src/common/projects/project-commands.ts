@@ -10,7 +10,7 @@ import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '
 import {
     ADD_PROJECT_ACTION, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
     noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
-    projectPickItem, projectWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
+    projectPickItem, launchWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
     SWITCH_PICK_PLACEHOLDER
 } from '../host/labels';
@@ -226,7 +226,7 @@ export class ProjectCommands {
                 return;
             }
             for (const warning of outcome.warnings) {
-                void ui.warn(projectWarningText(outcome.workspace, warning));
+                void ui.warn(launchWarningText(outcome.workspace, warning));
             }
         } catch (e) {
             void ui.error(commandFailedText('adding the project', toProblem(e)));
