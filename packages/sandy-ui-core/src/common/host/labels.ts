@@ -176,11 +176,6 @@ export function noRunningSessionText(displayName: string): string {
     return `Sandy: ${displayName} has no running session.`;
 }
 
-/** A `--validate-config` warning of a project just added. */
-export function projectWarningText(workspace: string, warning: string): string {
-    return `Sandy (${workspaceLabel(workspace)}): ${warning}`;
-}
-
 export function noSandboxYetText(displayName: string): string {
     return `Sandy: ${displayName} has no sandbox yet — it is created on first launch.`;
 }
