@@ -1,14 +1,12 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { BaseWidget, codicon, Message, open, OpenerService, Saveable, SaveableSource, StatefulWidget } from '@theia/core/lib/browser';
-import { Emitter } from '@theia/core';
+import { Emitter, ILogger } from '@theia/core';
 import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { SandySettingsView } from '@sandy-ui/core/browser/settings';
-import type { SettingsEdits, SettingsSaveResult, SettingsScope } from '@sandy-ui/core/common';
-import { workspaceLabel } from '@sandy-ui/core/common';
-import { settingsSaveLogLines } from '@sandy-ui/core/common';
+import { SettingsEditor, type SettingsScope } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 
 export const SANDY_SETTINGS_WIDGET_FACTORY_ID = 'sandy-settings';
@@ -19,7 +17,7 @@ export interface SandySettingsWidgetOptions {
 }
 
 /**
- * The schema-driven settings editor in an editor tab, hosting core's SandySettingsView. It is a
+ * The settings editor in an editor tab: core's SettingsEditor over core's SandySettingsView. It is a
  * Saveable: the tab shows unsaved edits and Ctrl+S saves the active scope.
  */
 @injectable()
@@ -29,8 +27,10 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
     @inject(FileDialogService) protected readonly fileDialogs: FileDialogService;
     @inject(FileService) protected readonly fileService: FileService;
     @inject(OutputChannelManager) protected readonly output: OutputChannelManager;
+    @inject(ILogger) protected readonly logger: ILogger;
 
     protected options: SandySettingsWidgetOptions = {};
+    protected editor: SettingsEditor;
     protected view: SandySettingsView | undefined;
     protected savedState: unknown;
     protected readonly onDirtyChangedEmitter = new Emitter<void>();
@@ -38,17 +38,9 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
     protected readonly onContentChangedEmitter = new Emitter<void>();
     readonly onContentChanged = this.onContentChangedEmitter.event;
     readonly autosaveable = false;
-    protected wasDirty = false;
 
     get saveable(): Saveable {
         return this;
-    }
-
-    setOptions(options: SandySettingsWidgetOptions): void {
-        this.options = options;
-        this.id = `${SANDY_SETTINGS_WIDGET_FACTORY_ID}:${options.workspace ?? 'global'}`;
-        this.title.label = options.workspace ? `Sandy Settings: ${workspaceLabel(options.workspace)}` : 'Sandy Settings';
-        this.title.caption = options.workspace ? `sandy settings — ${options.workspace}` : 'sandy settings (global)';
     }
 
     @postConstruct()
@@ -59,32 +51,58 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
         this.node.tabIndex = -1;
         this.toDispose.push(this.onDirtyChangedEmitter);
         this.toDispose.push(this.onContentChangedEmitter);
+        this.toDispose.push({ dispose: () => this.editor.dispose() });
+        this.setOptions(this.options);
+    }
+
+    setOptions(options: SandySettingsWidgetOptions): void {
+        this.options = options;
+        this.id = `${SANDY_SETTINGS_WIDGET_FACTORY_ID}:${options.workspace ?? 'global'}`;
+        this.editor?.dispose();
+        this.editor = new SettingsEditor({
+            workspace: options.workspace,
+            service: this.service,
+            hostMarksDirty: true,
+            view: {
+                show: snapshot => {
+                    this.ensureView().update(snapshot);
+                    this.syncDirty();
+                },
+                showProblem: problem => this.ensureView().showProblem(problem),
+                revealKey: (key, scope) => this.view?.revealKey(key, scope),
+                setTitle: (label, caption) => {
+                    this.title.label = label;
+                    this.title.caption = caption;
+                    this.onDirtyChangedEmitter.fire();
+                }
+            },
+            host: {
+                openFile: path => this.openRawFile(path),
+                pickPath: async ({ kind, title }) => {
+                    const picked = await this.fileDialogs.showOpenDialog({ title, canSelectFolders: kind === 'folder', canSelectFiles: kind === 'file' });
+                    return (Array.isArray(picked) ? picked[0] : picked)?.path.fsPath();
+                },
+                appendLog: line => this.output.getChannel('Sandy Settings').appendLine(line),
+                warn: text => void this.logger.warn(text)
+            }
+        });
     }
 
     protected ensureView(): SandySettingsView {
         if (!this.view) {
             this.view = new SandySettingsView(this.node, {
-                save: (scope, edits) => this.saveScope(scope, edits),
-                openFile: path => this.openRawFile(path),
-                pickPath: async kind => {
-                    const picked = await this.fileDialogs.showOpenDialog({
-                        title: kind === 'folder' ? 'Choose a folder' : 'Choose a file',
-                        canSelectFolders: kind === 'folder',
-                        canSelectFiles: kind === 'file'
-                    });
-                    const uri = Array.isArray(picked) ? picked[0] : picked;
-                    return uri?.path.fsPath();
+                save: async (scope, edits) => {
+                    const result = await this.editor.save(scope, edits);
+                    this.onContentChangedEmitter.fire();
+                    return result;
                 },
-                addToGitignore: async () => {
-                    if (this.options.workspace) {
-                        await this.service.addSecretsToGitignore(this.options.workspace);
-                        await this.reload();
-                    }
-                },
+                openFile: path => this.editor.openFile(path),
+                pickPath: (kind, current) => this.editor.pickPath(kind, current),
+                addToGitignore: () => this.editor.addToGitignore(),
                 onStateChange: state => {
                     // Edits survive hiding the tab and a page reload (typed secrets excepted, by design).
                     this.savedState = state;
-                    this.fireDirtyIfChanged();
+                    queueMicrotask(() => this.syncDirty());
                 }
             }, { state: this.savedState });
             this.view.update(undefined);
@@ -92,10 +110,14 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
         return this.view;
     }
 
+    protected syncDirty(): void {
+        this.editor.setDirty(!!this.view?.dirty);
+    }
+
     protected override onAfterAttach(msg: Message): void {
         super.onAfterAttach(msg);
         this.ensureView();
-        void this.reload();
+        void this.editor.viewReady();
     }
 
     protected override onActivateRequest(msg: Message): void {
@@ -103,32 +125,14 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
         this.view?.focus();
     }
 
-    async reload(): Promise<void> {
-        const view = this.ensureView();
-        try {
-            view.update(await this.service.getSettings(this.options.workspace));
-        } catch (e) {
-            view.showProblem({ message: `Could not read the sandy settings: ${e instanceof Error ? e.message : String(e)}`, hint: 'Check the backend log, then reopen the settings.' });
-        }
-        this.fireDirtyIfChanged();
+    reload(): Promise<void> {
+        this.ensureView();
+        return this.editor.reload();
     }
 
-    /** Move focus to one key's control (from the approval view's "Open Settings"). */
+    /** Move focus to one key's control (from the approval view's "Open Settings"), after a fresh load. */
     revealKey(key: string, scope?: SettingsScope): void {
-        this.view?.revealKey(key, scope);
-    }
-
-    protected async saveScope(scope: SettingsScope, edits: SettingsEdits): Promise<SettingsSaveResult> {
-        const result = await this.service.saveSettings(scope, this.options.workspace, edits);
-        const channel = this.output.getChannel('Sandy Settings');
-        for (const line of settingsSaveLogLines(scope, result)) {
-            channel.appendLine(line);
-        }
-        if (result.ok) {
-            setTimeout(() => void this.reload(), 0);
-        }
-        this.onContentChangedEmitter.fire();
-        return result;
+        void this.editor.reveal(key, scope);
     }
 
     protected async openRawFile(filePath: string): Promise<void> {
@@ -139,21 +143,13 @@ export class SandySettingsWidget extends BaseWidget implements SaveableSource, S
         await open(this.openerService, uri);
     }
 
-    protected fireDirtyIfChanged(): void {
-        const dirty = this.dirty;
-        if (dirty !== this.wasDirty) {
-            this.wasDirty = dirty;
-            this.onDirtyChangedEmitter.fire();
-        }
-    }
-
     get dirty(): boolean {
-        return !!this.view?.dirty;
+        return this.editor.dirty;
     }
 
     async save(): Promise<void> {
         await this.view?.save();
-        this.fireDirtyIfChanged();
+        this.syncDirty();
     }
 
     storeState(): object {
