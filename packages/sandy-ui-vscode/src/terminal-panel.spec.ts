@@ -10,6 +10,17 @@ import { LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
 import { WORD_JOINER } from '@sandy-ui/core/common';
 import { TerminalPanels, TerminalPanelsDeps } from './terminal-panel';
 
+/** The panels' deps around a fake core (the parts of SandyServiceCore a spec drives). */
+function panelDeps(core: object): TerminalPanelsDeps {
+    return {
+        core: core as unknown as SandyServiceCore,
+        state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as TerminalPanelsDeps['log'],
+        extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
+        clearForLaunch: async () => undefined
+    };
+}
+
 /** VS Code's notification link grammar (linked text): `[label](https?://…|command:…|file:…)`. */
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)\3)?\)/i;
 
@@ -29,14 +40,7 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         fs.writeFileSync(path.join(workspace, 'README.md'), '# hi\n');
         fs.symlinkSync('/etc/passwd', path.join(workspace, 'escape'));
         const core = { sessions: async (): Promise<SessionInfo[]> => [], forgetSession: async () => undefined, supervisor: { get: () => undefined } };
-        const deps: TerminalPanelsDeps = {
-            core: core as unknown as SandyServiceCore,
-            state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
-            log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as TerminalPanelsDeps['log'],
-            extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
-            clearForLaunch: async () => undefined
-        };
-        panels = new TerminalPanels(deps);
+        panels = new TerminalPanels(panelDeps(core));
         await panels.attach({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
         panel = recorded.panels[0];
         panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
@@ -163,14 +167,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
             forgetSession: async (id: string) => { calls.push(`forget ${id}`); },
             stop: async (id: string) => { calls.push(`stop ${id}`); return undefined; }
         };
-        const deps: TerminalPanelsDeps = {
-            core: core as unknown as SandyServiceCore,
-            state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
-            log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as TerminalPanelsDeps['log'],
-            extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
-            clearForLaunch: async () => undefined
-        };
-        panels = new TerminalPanels(deps);
+        panels = new TerminalPanels(panelDeps(core));
     });
 
     afterEach(() => {

@@ -64,7 +64,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
                 replay: data => this.post({ type: 'replay', data }),
                 write: data => this.post({ type: 'data', data }),
                 exitBanner: text => this.post({ type: 'exitBanner', text }),
-                banner: (text, relaunch) => this.post(text === undefined ? { type: 'banner' } : { type: 'banner', text, relaunch })
+                banner: (text, relaunch) => this.post(text === undefined ? { type: 'banner' } : { type: 'banner', text, relaunch }),
+                close: () => this.panel.dispose()
             },
             streams: { connect: (sessionId, sink) => this.connect(sessionId, sink) }
         });
@@ -77,14 +78,6 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         }));
         this.toDispose.push(this.panel.onDidDispose(() => this.onClosed()));
         this.toDispose.push(vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: 'theme' })));
-    }
-
-    get workspace(): string {
-        return this.terminal.workspace;
-    }
-
-    get session(): SessionInfo | undefined {
-        return this.terminal.session;
     }
 
     get sessionInfo(): SessionInfo | undefined {
@@ -110,10 +103,6 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     }
 
     /** Detach: close the tab, keep the process. */
-    detach(): void {
-        this.panel.dispose();
-    }
-
     dispose(): void {
         this.panel.dispose();
     }
@@ -150,7 +139,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
             case 'ready':
                 this.size = { cols: message.cols, rows: message.rows };
                 // Before any output: which file links are links is the session's workspace's business.
-                this.post({ type: 'links', workspace: this.workspace });
+                this.post({ type: 'links', workspace: this.terminal.workspace });
                 if (!this.terminal.started) {
                     void this.terminal.start();
                 } else {
@@ -175,7 +164,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
                 void vscode.env.clipboard.writeText(message.text);
                 break;
             case 'openLink':
-                void openTerminalLink(message.uri, this.workspace);
+                void openTerminalLink(message.uri, this.terminal.workspace);
                 break;
             case 'relaunch':
                 void this.terminal.relaunch();
@@ -262,15 +251,11 @@ export class TerminalPanels implements vscode.Disposable {
     }
 
     get activePanel(): SandyTerminalPanel | undefined {
-        return this.tabs.active;
-    }
-
-    findBySession(sessionId: string): SandyTerminalPanel | undefined {
-        return this.tabs.findBySession(sessionId);
+        return this.tabs.activeTab;
     }
 
     findByWorkspace(workspace: string): SandyTerminalPanel | undefined {
-        return this.tabs.findByWorkspace(workspace);
+        return this.tabs.tabByWorkspace(workspace);
     }
 
     /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */

@@ -60,11 +60,11 @@ export class SandyTerminalManager {
     }
 
     findBySession(sessionId: string): SandyTerminalWidget | undefined {
-        return this.tabs.findBySession(sessionId);
+        return this.tabs.tabBySession(sessionId);
     }
 
     findByWorkspace(workspace: string): SandyTerminalWidget | undefined {
-        return this.tabs.findByWorkspace(workspace);
+        return this.tabs.tabByWorkspace(workspace);
     }
 
     /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */

@@ -77,17 +77,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         return this.terminal.workspace;
     }
 
-    get session(): SessionInfo | undefined {
-        return this.terminal.session;
-    }
-
     get sessionInfo(): SessionInfo | undefined {
         return this.terminal.session;
-    }
-
-    /** Close the tab; the session keeps running. */
-    detach(): void {
-        this.close();
     }
 
     protected override onAfterAttach(msg: Message): void {
@@ -165,7 +156,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             replay: data => this.view?.replay(data),
             write: data => this.view?.write(data),
             exitBanner: text => this.view?.writeExitBanner(text),
-            banner: (text, relaunch) => this.banner.show(text, relaunch)
+            banner: (text, relaunch) => this.banner.show(text, relaunch),
+            close: () => this.close()
         };
     }
 

@@ -43,6 +43,12 @@ export class FakeSurface implements TerminalSurface {
     banner(text: string | undefined, relaunch: boolean): void {
         this.log.push(text === undefined ? 'banner hidden' : `banner ${text}${relaunch ? ' [Relaunch]' : ''}`);
     }
+    /** What the host does when the tab closes (both hosts dispose the controller). */
+    onClose: () => void = () => undefined;
+    close(): void {
+        this.log.push('close');
+        this.onClose();
+    }
 }
 
 export interface FakeStream extends SessionStream {

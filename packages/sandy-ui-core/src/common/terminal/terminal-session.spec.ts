@@ -261,6 +261,15 @@ describe('TerminalSession: one sandy tab\'s lifecycle for every host (unit)', ()
         expect(changes).to.deep.equal(['running', 'stopping']);
     });
 
+    it('detach asks the host to close the tab (once disposed, nothing)', () => {
+        const tab = new TerminalSession({ workspace }, world.deps());
+        tab.detach();
+        expect(world.surface.log).to.deep.equal(['close']);
+        tab.dispose();
+        tab.detach();
+        expect(world.surface.log).to.deep.equal(['close']);
+    });
+
     it('a tab closed during its launch connects nothing (the session lives on, unviewed)', async () => {
         let release!: (o: LaunchOutcome) => void;
         world.outcomes = [() => new Promise<LaunchOutcome>(resolve => { release = resolve; })];

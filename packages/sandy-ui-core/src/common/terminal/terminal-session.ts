@@ -10,6 +10,7 @@ import {
 } from '../host/labels';
 import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
 import type { TerminalNotification } from './osc-dispatch';
+import type { SessionTab } from './session-tabs';
 
 /**
  * One sandy terminal tab's life, written once for every host: attach to a session or launch one
@@ -46,6 +47,8 @@ export interface TerminalSurface {
     exitBanner(text: string): void;
     /** The line above the terminal; undefined hides it. `relaunch` offers the Relaunch button. */
     banner(text: string | undefined, relaunch: boolean): void;
+    /** Close the tab (the host then disposes the controller; the session keeps running). */
+    close(): void;
 }
 
 /** Where a stream delivers a session's output. */
@@ -96,7 +99,7 @@ export interface TerminalSessionState {
 
 const ignore = (): void => undefined;
 
-export class TerminalSession implements DisposableLike {
+export class TerminalSession implements SessionTab, DisposableLike {
     protected currentWorkspace: string;
     /** The session to attach to on start (a tab opened on it, or restored after a reload). */
     protected attachTo: string | undefined;
@@ -407,6 +410,13 @@ export class TerminalSession implements DisposableLike {
         this.currentWorkspace = stored.workspace;
         this.attachTo = typeof stored.sessionId === 'string' && stored.sessionId ? stored.sessionId : undefined;
         this.updateTitle();
+    }
+
+    /** Close the tab; a live session keeps running. */
+    detach(): void {
+        if (!this.disposed) {
+            this.deps.surface.close();
+        }
     }
 
     /** The tab closed: stop viewing (the session lives on). */

@@ -9,29 +9,27 @@ import { TerminalSession } from './terminal-session';
 import { TerminalTab, TerminalTabOptions, TerminalTabs, TerminalTabsHost } from './terminal-tabs';
 import { FakeSurface, FakeWorld, sessionInfo, settle } from './terminal-fakes';
 
-/** A clock that moves only when the test says so. */
-class FakeClock implements CoalescerClock {
-    protected now = 0;
-    protected timers: Array<{ at: number; callback: () => void; id: number }> = [];
-    protected nextId = 1;
+type ManualClock = CoalescerClock & { advance(ms: number): void };
 
-    setTimeout(callback: () => void, ms: number): unknown {
-        const id = this.nextId++;
-        this.timers.push({ at: this.now + ms, callback, id });
-        return id;
-    }
-
-    clearTimeout(handle: unknown): void {
-        this.timers = this.timers.filter(t => t.id !== handle);
-    }
-
-    advance(ms: number): void {
-        this.now += ms;
-        for (const due of this.timers.filter(t => t.at <= this.now)) {
-            this.timers = this.timers.filter(t => t !== due);
-            due.callback();
+/** The coalescer's clock, moved by hand: `advance` runs the timers due by then. */
+function manualClock(): ManualClock {
+    let now = 0;
+    let ids = 0;
+    const timers = new Map<number, { at: number; run: () => void }>();
+    return {
+        setTimeout: (run, ms) => {
+            timers.set(++ids, { at: now + ms, run });
+            return ids;
+        },
+        clearTimeout: id => { timers.delete(id as number); },
+        advance: ms => {
+            now += ms;
+            for (const [id, timer] of [...timers].filter(([, t]) => t.at <= now)) {
+                timers.delete(id);
+                timer.run();
+            }
         }
-    }
+    };
 }
 
 class FakeTab implements TerminalTab {
@@ -40,19 +38,16 @@ class FakeTab implements TerminalTab {
 
     constructor(world: FakeWorld, readonly options: TerminalTabOptions) {
         this.terminal = new TerminalSession(options, world.deps(this.surface));
-    }
-
-    get workspace(): string {
-        return this.terminal.workspace;
+        // Closing a tab disposes its controller, as both hosts do.
+        this.surface.onClose = () => this.terminal.dispose();
     }
 
     get session(): SessionInfo | undefined {
         return this.terminal.session;
     }
 
-    /** Closing a tab disposes its controller, as both hosts do. */
     detach(): void {
-        this.terminal.dispose();
+        this.terminal.detach();
     }
 }
 
@@ -90,7 +85,7 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
     const workspace = '/home/u/proj';
     let world: FakeWorld;
     let host: FakeHost;
-    let clock: FakeClock;
+    let clock: ManualClock;
     let sessionEvents: SimpleEmitter<SessionInfo>;
     let tabs: TerminalTabs<FakeTab>;
     let changes: number;
@@ -104,7 +99,7 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
 
     beforeEach(() => {
         world = new FakeWorld();
-        clock = new FakeClock();
+        clock = manualClock();
         sessionEvents = new SimpleEmitter<SessionInfo>();
         changes = 0;
         tabs = registry();
@@ -143,31 +138,37 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         expect(host.created.map(t => t.options)).to.deep.equal([{ workspace, sessionId: 'live' }]);
         await tab.terminal.start();
         expect(world.launches).to.deep.equal([]);
-        expect(tabs.findBySession('live')).to.equal(tab);
+        expect(tabs.tabBySession('live')).to.equal(tab);
 
         await tabs.attach(sessionInfo('live'));
         expect(host.created).to.have.length(1);
         expect(host.revealed).to.deep.equal([tab, tab]);
-        expect(tabs.findBySession('other')).to.equal(undefined);
+        expect(tabs.tabBySession('other')).to.equal(undefined);
     });
 
     it('finds a workspace\'s live tab before its ended one, and the active tab as the host says', async () => {
         const ended = await launched();
         world.stream!.sink.exit(sessionInfo('s1', workspace, { status: 'exited' }));
-        expect(tabs.findByWorkspace(workspace)).to.equal(ended);
+        expect(tabs.tabByWorkspace(workspace)).to.equal(ended);
         world.running = [sessionInfo('live')];
         const live = await tabs.attachTab(sessionInfo('live'));
         await live.terminal.start();
-        expect(tabs.findByWorkspace(workspace)).to.equal(live);
-        expect(tabs.findByWorkspace('/elsewhere')).to.equal(undefined);
+        expect(tabs.tabByWorkspace(workspace)).to.equal(live);
+        expect(tabs.tabByWorkspace('/elsewhere')).to.equal(undefined);
         expect(tabs.all).to.deep.equal([ended, live]);
 
-        // The commands controller sees the registry as its SessionTabs port.
+        // The commands controller sees the registry as its SessionTabs port: the tabs' controllers.
         const port: SessionTabs = tabs;
         expect(port.active).to.equal(undefined);
         host.activeTab = ended;
-        expect(port.active).to.equal(ended);
+        expect(tabs.activeTab).to.equal(ended);
+        expect(port.active).to.equal(ended.terminal);
         expect(port.active?.session?.status).to.equal('exited');
+        expect(port.findByWorkspace(workspace)).to.equal(live.terminal);
+        expect(port.findByWorkspace('/elsewhere')).to.equal(undefined);
+        port.findByWorkspace(workspace)!.detach();
+        expect(live.surface.log).to.include('close');
+        expect(tabs.all).to.deep.equal([ended]);
     });
 
     it('passes the service\'s status changes to the tab of that session, and tells its listeners', async () => {

@@ -19,8 +19,8 @@ import type { TerminalSession } from './terminal-session';
  * closes the tabs ({@link TerminalTabsHost}); each tab carries its {@link TerminalSession}.
  */
 
-/** A host's terminal tab: its controller, and the {@link SessionTab} the commands see. */
-export interface TerminalTab extends SessionTab {
+/** A host's terminal tab (a widget, a webview panel): its controller is the {@link SessionTab} the commands see. */
+export interface TerminalTab {
     readonly terminal: TerminalSession;
 }
 
@@ -73,7 +73,7 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
 
     constructor(protected readonly deps: TerminalTabsDeps<T>) {
         if (deps.onSession) {
-            this.toDispose.push(deps.onSession(session => this.findBySession(session.id)?.terminal.updateSession(session)));
+            this.toDispose.push(deps.onSession(session => this.tabBySession(session.id)?.terminal.updateSession(session)));
         }
     }
 
@@ -81,18 +81,27 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         return [...this.entries.keys()];
     }
 
-    get active(): T | undefined {
+    /** The tab the user is looking at. */
+    get activeTab(): T | undefined {
         return this.all.find(tab => this.deps.host.isActive(tab));
     }
 
-    findBySession(sessionId: string): T | undefined {
+    get active(): SessionTab | undefined {
+        return this.activeTab?.terminal;
+    }
+
+    tabBySession(sessionId: string): T | undefined {
         return this.all.find(tab => tab.terminal.session?.id === sessionId);
     }
 
     /** The workspace's tab on a live session, else its ended one. */
-    findByWorkspace(workspace: string): T | undefined {
+    tabByWorkspace(workspace: string): T | undefined {
         return this.all.find(tab => tab.terminal.workspace === workspace && tab.terminal.session?.status !== 'exited')
             ?? this.all.find(tab => tab.terminal.workspace === workspace);
+    }
+
+    findByWorkspace(workspace: string): SessionTab | undefined {
+        return this.tabByWorkspace(workspace)?.terminal;
     }
 
     async openForWorkspace(workspace: string, clearance?: LaunchClearance): Promise<void> {
@@ -104,7 +113,7 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
      * started), or open a tab that launches with it.
      */
     async openTab(workspace: string, clearance?: LaunchClearance): Promise<T> {
-        const existing = this.findByWorkspace(workspace);
+        const existing = this.tabByWorkspace(workspace);
         if (!existing) {
             return this.create({ workspace, clearance });
         }
@@ -123,7 +132,7 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
 
     /** Reveal the tab attached to this session, or open one on it. */
     async attachTab(session: SessionInfo): Promise<T> {
-        const existing = this.findBySession(session.id);
+        const existing = this.tabBySession(session.id);
         if (!existing) {
             return this.create({ workspace: session.workspace, sessionId: session.id });
         }
@@ -137,7 +146,7 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
 
     /** Close the tab; its session keeps running. */
     detach(tab: T): void {
-        tab.detach();
+        tab.terminal.detach();
     }
 
     protected async create(options: TerminalTabOptions): Promise<T> {
@@ -226,7 +235,7 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         }
         this.disposing = true;
         for (const tab of this.all) {
-            tab.detach();
+            tab.terminal.detach();
         }
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
