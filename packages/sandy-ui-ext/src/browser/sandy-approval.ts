@@ -1,14 +1,13 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import { CommandService } from '@theia/core';
 import { ApplicationShell, BaseWidget, codicon, Message, open, OpenerService, WidgetManager } from '@theia/core/lib/browser';
 import { Deferred } from '@theia/core/lib/common/promise-util';
 import URI from '@theia/core/lib/common/uri';
 import { ApprovalView } from '@sandy-ui/core/browser/approvals';
 import type { ApprovalDecision, ApprovalRequest } from '@sandy-ui/core/common';
-import { workspaceLabel } from '@sandy-ui/core/common';
-import { clearForLaunch, LaunchClearance } from '@sandy-ui/core/common';
+import { approvalCaption, approvalTitle } from '@sandy-ui/core/common';
+import type { LaunchClearance } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
-import { SandyMessages } from './sandy-messages';
+import { SandyProjectCommands } from './sandy-project-commands';
 
 export const SANDY_APPROVAL_WIDGET_FACTORY_ID = 'sandy-approval';
 
@@ -44,8 +43,8 @@ export class SandyApprovalWidget extends BaseWidget {
     ask(request: ApprovalRequest): Promise<ApprovalDecision> {
         this.pending?.resolve('reject');
         this.request = request;
-        this.title.label = `Approve: ${workspaceLabel(request.workspace)}`;
-        this.title.caption = `sandy pre-flight for ${request.workspace}`;
+        this.title.label = approvalTitle(request.workspace);
+        this.title.caption = approvalCaption(request.workspace);
         this.view.render(request);
         this.pending = new Deferred<ApprovalDecision>();
         return this.pending.promise;
@@ -72,32 +71,22 @@ export class SandyApprovalWidget extends BaseWidget {
 
 export type { LaunchClearance } from '@sandy-ui/core/common';
 
-export const OPEN_SETTINGS_COMMAND_ID = 'sandy.openSettings';
-
-/** Opens the approval view for a request and returns what the user decided. */
+/** The approval view in Theia (core's ApprovalPort); pre-flight itself is the project commands' (core). */
 @injectable()
 export class SandyApprovalService {
     @inject(WidgetManager) protected readonly widgetManager: WidgetManager;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
-    @inject(SandyService) protected readonly service: SandyService;
-    @inject(SandyMessages) protected readonly messages: SandyMessages;
-    @inject(CommandService) protected readonly commands: CommandService;
+    @inject(SandyProjectCommands) protected readonly projectCommands: SandyProjectCommands;
 
     /**
      * Walk the user through pre-flight until the launch may go ahead. Returns what the launch must
      * carry, or undefined when the user rejected (then nothing is started).
      */
     clearForLaunch(workspace: string, first?: ApprovalRequest): Promise<LaunchClearance | undefined> {
-        return clearForLaunch(workspace, {
-            preflight: ws => this.service.preflight(ws),
-            ask: request => this.ask(request),
-            rebuildSandbox: ws => this.service.rebuildSandbox(ws),
-            openSettings: async (ws, key, scope) => { await this.commands.executeCommand(OPEN_SETTINGS_COMMAND_ID, { workspace: ws, key, scope }); },
-            info: message => void this.messages.info(message),
-            error: message => void this.messages.error(message)
-        }, first);
+        return this.projectCommands.clearForLaunch(workspace, first);
     }
 
+    /** Show the request in the workspace's approval tab and resolve with the user's decision. */
     async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
         const widget = await this.widgetManager.getOrCreateWidget<SandyApprovalWidget>(SANDY_APPROVAL_WIDGET_FACTORY_ID, { workspace: request.workspace });
         const decision = widget.ask(request);

@@ -15,7 +15,7 @@ import { SandyProjectsWidget, SANDY_PROJECTS_VIEW_ID } from './sandy-projects-wi
 import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyTerminalManager } from './sandy-terminal-manager';
-import { SandyViewContribution, SANDY_VIEW_CONTAINER_ID } from './sandy-view-contribution';
+import { bindSandyProjectCommands, SandyViewContribution, SANDY_VIEW_CONTAINER_ID } from './sandy-view-contribution';
 import { SandyStatusBar } from './sandy-status-bar';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
@@ -95,6 +95,7 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
         }
     })).inSingletonScope();
 
+    bindSandyProjectCommands(bind);
     bindViewContribution(bind, SandyViewContribution);
     bind(FrontendApplicationContribution).toService(SandyViewContribution);
     bind(TabBarToolbarContribution).toService(SandyViewContribution);

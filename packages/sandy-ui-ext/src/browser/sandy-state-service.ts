@@ -1,8 +1,8 @@
-import { inject, injectable } from '@theia/core/shared/inversify';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { CommandService, Emitter, ILogger } from '@theia/core';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser';
 import type { DerivedProject, SessionInfo } from '@sandy-ui/core/common';
-import { ViewVisibility } from '@sandy-ui/core/common';
+import { EventLike, WindowState } from '@sandy-ui/core/common';
 import {
     HostControlledSetting, IgnoredHostSettingNotices, isHostControlledSetting, readHostSandyConfiguration, SANDY_LOG_CHANNEL
 } from '@sandy-ui/core/common';
@@ -32,7 +32,11 @@ export class SandyServiceClientImpl implements SandyServiceClient {
 
 export const LAUNCH_COMMAND_ID = 'sandy.launch';
 
-/** The window's view of sandy: the latest snapshot, sessions, and which views are looking. */
+/**
+ * The window's view of sandy (core's {@link WindowState}, fed by this window's RPC client), plus what
+ * only Theia knows: its preferences (read through core's rule, with a notice for each workspace
+ * file's ignored value) and its workspace roots.
+ */
 @injectable()
 export class SandyStateService implements FrontendApplicationContribution {
     @inject(SandyService) protected readonly service: SandyService;
@@ -44,18 +48,21 @@ export class SandyStateService implements FrontendApplicationContribution {
     @inject(OutputChannelManager) protected readonly output: OutputChannelManager;
     @inject(DroppedWorkspaceSettings) protected readonly droppedSettings: DroppedWorkspaceSettings;
 
-    protected current: ProjectsSnapshot | undefined;
-    /** What this window last sent the backend (a preference event that changes nothing sends nothing). */
-    protected configured: string | undefined;
     protected readonly ignoredNotices = new IgnoredHostSettingNotices(line => {
         this.output.getChannel(SANDY_LOG_CHANNEL).appendLine(line);
         this.logger.warn(line);
     });
-    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setVisible(anyVisible));
-    protected readonly onDidChangeEmitter = new Emitter<ProjectsSnapshot>();
-    readonly onDidChange = this.onDidChangeEmitter.event;
-    protected readonly onDidChangeSessionEmitter = new Emitter<SessionInfo>();
-    readonly onDidChangeSession = this.onDidChangeSessionEmitter.event;
+    /** The controller (core); views and commands read it. */
+    window: WindowState<SandyService>;
+
+    @postConstruct()
+    protected init(): void {
+        this.window = new WindowState(listener => {
+            this.client.onSnapshot(s => listener.onDidChangeSnapshot(s));
+            this.client.onSession(s => listener.onDidChangeSession(s));
+            return this.service;
+        }, { log: line => this.logger.error(line) });
+    }
 
     onStart(): void {
         // Values the workspace providers dropped before Theia saw them (MCP servers, shells, sandy.path…).
@@ -63,49 +70,25 @@ export class SandyStateService implements FrontendApplicationContribution {
             this.ignoredNotices.note(key, file);
         }
         this.droppedSettings.onDidDrop(({ key, file }) => this.ignoredNotices.note(key, file));
-        this.client.onSnapshot(s => {
-            this.update(s);
-            // Theia stores a workspace file's value of a user-scope setting without an event, so an
-            // agent's write into .vscode/ or .theia/ is noticed here, at the next poll, and only said.
+        // Theia stores a workspace file's value of a user-scope setting without an event, so an
+        // agent's write into .vscode/ or .theia/ is noticed here, at the next poll, and only said.
+        this.client.onSnapshot(() => {
             if (this.preferences.isReady) {
                 this.readSandyConfiguration();
             }
-        });
-        this.client.onSession(s => {
-            if (this.current) {
-                const others = this.current.sessions.filter(x => x.id !== s.id);
-                this.current = { ...this.current, sessions: [...others, s] };
-            }
-            this.onDidChangeSessionEmitter.fire(s);
         });
         // Never block the shell's start on sandy (a slow or hanging sandy must not keep the IDE from showing).
         this.preferences.ready.then(() => {
             this.preferences.onPreferenceChanged(e => {
                 if (isHostControlledSetting(e.preferenceName)) {
-                    void this.configureBackend();
+                    void this.window.configure(this.readSandyConfiguration());
                 }
             });
-            return this.configureBackend();
+            return this.window.configure(this.readSandyConfiguration());
         });
         // The folders open in this window surface as projects (spec: projects also come from recent folders).
-        this.workspaces.onWorkspaceChanged(roots => void this.service.setOpenFolders(roots.map(r => r.resource.path.fsPath())));
-        this.workspaces.roots.then(roots => this.service.setOpenFolders(roots.map(r => r.resource.path.fsPath())));
-    }
-
-    protected async configureBackend(): Promise<void> {
-        try {
-            const config = this.readSandyConfiguration();
-            const json = JSON.stringify(config);
-            if (json === this.configured) {
-                return;
-            }
-            this.configured = json;
-            await this.service.configure(config);
-            this.update(await this.service.refresh());
-        } catch (e) {
-            this.configured = undefined;
-            this.logger.error('sandy: configuring the backend failed', e);
-        }
+        this.workspaces.onWorkspaceChanged(roots => void this.window.publishOpenFolders(roots.map(r => r.resource.path.fsPath())));
+        this.workspaces.roots.then(roots => this.window.publishOpenFolders(roots.map(r => r.resource.path.fsPath())));
     }
 
     /**
@@ -128,28 +111,27 @@ export class SandyStateService implements FrontendApplicationContribution {
     }
 
     get snapshot(): ProjectsSnapshot | undefined {
-        return this.current;
-    }
-
-    get sessions(): SessionInfo[] {
-        return this.current?.sessions ?? [];
+        return this.window.snapshot;
     }
 
     get liveSessions(): SessionInfo[] {
-        return this.sessions.filter(s => s.status !== 'exited');
+        return this.window.liveSessions;
     }
 
-    protected update(snapshot: ProjectsSnapshot): void {
-        this.current = snapshot;
-        this.onDidChangeEmitter.fire(snapshot);
+    get onDidChange(): EventLike<ProjectsSnapshot> {
+        return this.window.onDidChange;
     }
 
-    async refresh(): Promise<void> {
-        this.update(await this.service.refresh());
+    get onDidChangeSession(): EventLike<SessionInfo> {
+        return this.window.onDidChangeSession;
+    }
+
+    refresh(): Promise<void> {
+        return this.window.refresh();
     }
 
     setVisible(viewId: string, visible: boolean): void {
-        this.visibility.set(viewId, visible);
+        this.window.setVisible(viewId, visible);
     }
 
     requestLaunch(project: DerivedProject): void {

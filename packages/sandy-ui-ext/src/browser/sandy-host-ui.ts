@@ -1,0 +1,53 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { ConfirmDialog, QuickInputService } from '@theia/core/lib/browser';
+import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
+import URI from '@theia/core/lib/common/uri';
+import { FileDialogService } from '@theia/filesystem/lib/browser';
+import { WorkspaceService } from '@theia/workspace/lib/browser';
+import type { HostUi, PickItem } from '@sandy-ui/core/common';
+import { SandyMessages } from './sandy-messages';
+
+/** Core's {@link HostUi} port in Theia: messages (as text, through SandyMessages), quick picks, dialogs, clipboard. */
+@injectable()
+export class SandyHostUi implements HostUi {
+    @inject(SandyMessages) protected readonly messages: SandyMessages;
+    @inject(QuickInputService) protected readonly quickInput: QuickInputService;
+    @inject(ClipboardService) protected readonly clipboard: ClipboardService;
+    @inject(FileDialogService) protected readonly fileDialogs: FileDialogService;
+    @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
+
+    info(message: string, ...actions: string[]): Promise<string | undefined> {
+        return this.messages.info(message, ...actions);
+    }
+
+    warn(message: string, ...actions: string[]): Promise<string | undefined> {
+        return this.messages.warn(message, ...actions);
+    }
+
+    error(message: string, ...actions: string[]): Promise<string | undefined> {
+        return this.messages.error(message, ...actions);
+    }
+
+    async confirm(options: { title: string; message: string; ok: string }): Promise<boolean> {
+        return !!await new ConfirmDialog({ title: options.title, msg: options.message, ok: options.ok }).open();
+    }
+
+    async pick<T>(items: PickItem<T>[], placeholder: string): Promise<T | undefined> {
+        return (await this.quickInput.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value })), { placeholder }))?.value;
+    }
+
+    async writeClipboard(text: string): Promise<void> {
+        await this.clipboard.writeText(text);
+    }
+
+    async pickFolder(options: { title: string; openLabel: string }): Promise<string | undefined> {
+        const picked = await this.fileDialogs.showOpenDialog({ title: options.title, canSelectFolders: true, canSelectFiles: false, openLabel: options.openLabel },
+            this.workspaces.tryGetRoots()[0]);
+        const uri = Array.isArray(picked) ? picked[0] : picked;
+        return uri?.path.fsPath();
+    }
+
+    async openFolderInNewWindow(folder: string): Promise<void> {
+        this.workspaces.open(new URI().withScheme('file').withPath(folder), { preserveWindow: false });
+    }
+}
