@@ -9,13 +9,14 @@ import { TerminalPanels } from './terminal-panel';
 import { FallbackTerminals } from './fallback-terminal';
 import { ApprovalPanels } from './approval-panel';
 import { SettingsPanels } from './settings-panel';
-import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND } from './projects-tree';
+import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND, PROJECTS_VIEW_ID } from './projects-tree';
 import { SandyStatusBar } from './status-bar';
-import { SandyCommands } from './commands';
+import { registerSandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
-import { SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
-import { showError } from './messages';
+import { ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
+import type { ApprovalRequest } from '@sandy-ui/core/common';
+import { showError, vscodeHostUi } from './messages';
 import { withGitSafety } from '@sandy-ui/core/node';
 
 /** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
@@ -74,19 +75,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     if (pty?.ok) {
         log.info(`sandy: node-pty loaded from ${pty.from}`);
     }
-    // The launch flow's approval step and the tree are wired both ways; the closures read them once set.
-    const clear = (workspace: string, request: Parameters<SandyCommands['clearForLaunch']>[1]) => commands.clearForLaunch(workspace, request);
+    // The terminals' re-approval and the commands' selected row are wired both ways; the closures read them once set.
+    const clear = (workspace: string, request: ApprovalRequest) => commands.clearForLaunch(workspace, request);
     const approvals = new ApprovalPanels(core, log, context.extensionUri);
     const settings = new SettingsPanels(core, log, context.extensionUri);
     const terminals = pty?.ok ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear }) : undefined;
-    const fallback = pty?.ok ? undefined : new FallbackTerminals(core, log, pty?.problem ?? 'not loaded', clear);
+    // Without node-pty sandy runs in the editor's own terminal: the same commands, over those terminals.
+    const fallback = pty?.ok ? undefined : new FallbackTerminals(core, state.service, log, pty?.problem ?? 'not loaded', clear);
     context.subscriptions.push(approvals, settings);
-    const commands: SandyCommands = new SandyCommands({ core, state, terminals, fallback, approvals, settings, tree: () => tree });
-    context.subscriptions.push(...commands.register());
+    const commands: ProjectCommands = new ProjectCommands({
+        service: state.service,
+        state,
+        ui: vscodeHostUi,
+        tabs: terminals?.tabs ?? fallback!,
+        projectsView: {
+            get selectedProject() { return tree?.selected; },
+            reveal: async () => { await vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`); }
+        },
+        settingsEditor: { open: (workspace, key, scope) => settings.open(workspace, key, scope) },
+        approvals: { ask: request => approvals.ask(request) }
+    });
+    context.subscriptions.push(...registerSandyCommands(commands));
     const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
     context.subscriptions.push(tree);
     if (terminals) {
-        context.subscriptions.push(terminals, new SandyStatusBar(state, terminals));
+        context.subscriptions.push(terminals, new SandyStatusBar(state, terminals.tabs));
     }
     if (fallback) {
         context.subscriptions.push(fallback);

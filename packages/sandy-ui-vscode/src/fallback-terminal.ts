@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { workspaceLabel } from '@sandy-ui/core/common';
+import { problemNoticeText, launchWarningText, terminalTitle, toProblem } from '@sandy-ui/core/common';
 import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/common';
-import type { ApprovalRequest } from '@sandy-ui/core/common';
-import type { LaunchOutcome, LaunchRequest } from '@sandy-ui/core/common';
+import type { ApprovalRequest, ProjectSessionTabs, SelfHostedSessions, SessionInfo, SessionTab } from '@sandy-ui/core/common';
+import type { LaunchOutcome, LaunchRequest, SandyService } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyLog } from './logger';
 import { showInfo, showWarning, showError } from './messages';
@@ -13,26 +13,37 @@ export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is 
     + 'sessions that survive closing the tab (Detach / Reattach), and Stop with sandy\'s cleanup escalation. '
     + 'Install the .vsix built for your platform to get them.';
 
+interface Running {
+    terminal: vscode.Terminal;
+    /** What the commands see (pid 0: the editor owns the process). */
+    session: SessionInfo;
+}
+
 /**
  * Without node-pty (the universal .vsix, or a platform whose prebuild does not load) sandy runs in
  * `vscode.window.createTerminal`: the same pre-flight and approval (core's prepareLaunch), the same
  * whitelisted environment (strictEnv), the auto-approve variable only for an approved spawn.
+ *
+ * To the project commands these terminals are tabs like any other (core's SessionTabs): each live
+ * one shows a session they host themselves ({@link SelfHostedSessions}), which Stop ends by closing
+ * the terminal (sandy gets a hang-up). Detach cannot keep it alive, so it does nothing.
  */
-export class FallbackTerminals implements vscode.Disposable {
-    protected readonly terminals = new Map<string, vscode.Terminal>();
+export class FallbackTerminals implements ProjectSessionTabs, vscode.Disposable {
+    protected readonly running = new Map<string, Running>();
     protected noticeShown = false;
     protected readonly toDispose: vscode.Disposable[] = [];
 
     constructor(
         protected readonly core: SandyServiceCore,
+        protected readonly service: Pick<SandyService, 'canonicalWorkspace'>,
         protected readonly log: SandyLog,
         readonly reason: string,
         protected readonly clearForLaunch: (workspace: string, request: ApprovalRequest) => Promise<LaunchClearance | undefined>
     ) {
         this.toDispose.push(vscode.window.onDidCloseTerminal(t => {
-            for (const [ws, terminal] of this.terminals) {
-                if (terminal === t) {
-                    this.terminals.delete(ws);
+            for (const [ws, r] of this.running) {
+                if (r.terminal === t) {
+                    this.running.delete(ws);
                 }
             }
         }));
@@ -47,16 +58,48 @@ export class FallbackTerminals implements vscode.Disposable {
         }
     }
 
-    find(workspace: string): vscode.Terminal | undefined {
-        const t = this.terminals.get(workspace);
-        return t && t.exitStatus === undefined ? t : undefined;
+    protected live(workspace: string): Running | undefined {
+        const r = this.running.get(workspace);
+        return r && r.terminal.exitStatus === undefined ? r : undefined;
     }
 
-    async open(workspace: string, clearance: LaunchClearance | undefined): Promise<void> {
+    protected tab(r: Running): SessionTab {
+        return { workspace: r.session.workspace, session: r.session, detach: () => undefined };
+    }
+
+    get active(): SessionTab | undefined {
+        const focused = vscode.window.activeTerminal;
+        const r = [...this.running.values()].find(x => x.terminal === focused && x.terminal.exitStatus === undefined);
+        return r && this.tab(r);
+    }
+
+    findByWorkspace(workspace: string): SessionTab | undefined {
+        const r = this.live(workspace);
+        return r && this.tab(r);
+    }
+
+    async attach(session: SessionInfo): Promise<void> {
+        this.live(session.workspace)?.terminal.show();
+    }
+
+    readonly selfHosted: SelfHostedSessions = {
+        list: () => [...this.running.keys()].flatMap(ws => this.live(ws)?.session ?? []),
+        stop: async sessionId => {
+            const r = [...this.running.values()].find(x => x.session.id === sessionId && x.terminal.exitStatus === undefined);
+            if (!r) {
+                return undefined;
+            }
+            r.terminal.dispose();
+            this.running.delete(r.session.workspace);
+            return { ...r.session, status: 'exited', endedAt: Date.now() };
+        }
+    };
+
+    async openForWorkspace(workspace: string, clearance: LaunchClearance | undefined): Promise<void> {
         this.showNotice();
-        const running = this.find(workspace);
+        const running = this.live(workspace);
         if (running) {
-            running.show();
+            running.terminal.show();
             return;
         }
         const outcome = await launchUntilCleared(workspace, clearance, {
@@ -66,12 +109,12 @@ export class FallbackTerminals implements vscode.Disposable {
             clear: (ws, request) => this.clearForLaunch(ws, request)
         });
         if (outcome.kind === 'not-approved') {
-            void showInfo(`Sandy (${workspaceLabel(workspace)}): ${NOT_APPROVED_TEXT}`);
+            void showInfo(launchWarningText(workspace, NOT_APPROVED_TEXT));
         } else if (outcome.kind === 'refused') {
-            void showError(`Sandy: ${outcome.problem.message} ${outcome.problem.hint}`);
+            void showError(problemNoticeText(outcome.problem));
         } else if (outcome.kind === 'launched') {
             for (const w of outcome.warnings) {
-                void showWarning(`Sandy (${workspaceLabel(workspace)}): ${w}`);
+                void showWarning(launchWarningText(workspace, w));
             }
         }
     }
@@ -79,16 +122,16 @@ export class FallbackTerminals implements vscode.Disposable {
     protected async start(request: LaunchRequest): Promise<LaunchOutcome> {
         let workspace: string;
         try {
-            workspace = await this.core.canonicalWorkspace(request.workspace);
+            workspace = await this.service.canonicalWorkspace(request.workspace);
         } catch (e) {
-            return { kind: 'refused', problem: { code: 'usage', message: e instanceof Error ? e.message : String(e), hint: '' } };
+            return { kind: 'refused', problem: toProblem(e) };
         }
         const prepared = await this.core.prepareLaunch(workspace, request);
         if (prepared.kind !== 'ready') {
             return prepared.outcome;
         }
         const terminal = vscode.window.createTerminal({
-            name: `sandy: ${workspaceLabel(workspace)}`,
+            name: terminalTitle(workspace, undefined, false),
             shellPath: prepared.sandyPath,
             shellArgs: request.args ?? [],
             cwd: workspace,
@@ -97,22 +140,12 @@ export class FallbackTerminals implements vscode.Disposable {
             strictEnv: true,
             iconPath: new vscode.ThemeIcon('server-environment')
         });
-        this.terminals.set(workspace, terminal);
+        const now = Date.now();
+        const session: SessionInfo = { id: `fallback:${now}`, pid: 0, workspace, args: request.args ?? [], startedAt: now, status: 'running', attachedViews: 1 };
+        this.running.set(workspace, { terminal, session });
         terminal.show();
         await this.core.afterLaunch(workspace);
-        const now = Date.now();
-        return {
-            kind: 'launched',
-            warnings: prepared.warnings,
-            session: { id: `fallback:${now}`, pid: 0, workspace, args: request.args ?? [], startedAt: now, status: 'running', attachedViews: 1 }
-        };
-    }
-
-    /** Stop without the supervisor: the terminal is closed (sandy gets a hang-up). */
-    stop(workspace: string): boolean {
-        const t = this.find(workspace);
-        t?.dispose();
-        return !!t;
+        return { kind: 'launched', warnings: prepared.warnings, session };
     }
 
     dispose(): void {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { plainMessageText } from '@sandy-ui/core/common';
+import type { HostUi, PickItem } from '@sandy-ui/core/common';
 
 /**
  * Every message the plugin shows goes through these: VS Code turns `[label](command:…)` in a message
@@ -27,3 +28,21 @@ export function showError<T extends string>(text: string, options: vscode.Messag
 export function showError(text: string, ...rest: unknown[]): Thenable<unknown> {
     return (vscode.window.showErrorMessage as (m: string, ...r: unknown[]) => Thenable<unknown>)(plain(text), ...rest);
 }
+
+/** Core's {@link HostUi} port in VS Code: messages through the wrappers above (text, never links). */
+export const vscodeHostUi: HostUi = {
+    info: (message, ...actions) => Promise.resolve(showInfo(message, ...actions)),
+    warn: (message, ...actions) => Promise.resolve(showWarning(message, ...actions)),
+    error: (message, ...actions) => Promise.resolve(showError(message, ...actions)),
+    // A modal message is VS Code's confirmation; its title would only repeat the question.
+    confirm: async ({ message, ok }) => await showWarning(message, { modal: true }, ok) === ok,
+    pick: async <T>(items: PickItem<T>[], placeHolder: string) =>
+        (await vscode.window.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value })), { placeHolder }))?.value,
+    writeClipboard: text => Promise.resolve(vscode.env.clipboard.writeText(text)),
+    pickFolder: async ({ title, openLabel }) => (await vscode.window.showOpenDialog({
+        title, openLabel, canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri
+    }))?.[0]?.fsPath,
+    openFolderInNewWindow: async folder => {
+        await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
+    }
+};

@@ -1,7 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { DerivedProject, ProjectsSnapshot, SessionInfo } from '@sandy-ui/core/common';
-import { ViewVisibility } from '@sandy-ui/core/common';
+import { WindowState } from '@sandy-ui/core/common';
 import { HOST_CONTROLLED_SETTINGS, IgnoredHostSettingNotices } from '@sandy-ui/core/common';
 import { hostSettingsInFiles } from '@sandy-ui/core/node';
 import { SandyServiceConnection, SandyServiceCore } from '@sandy-ui/core/node';
@@ -17,39 +16,22 @@ export function readSettings(): SandySettings {
 }
 
 /**
- * The window's view of sandy over the shared core service: the latest snapshot and sessions, the
- * open folders as projects, the settings as the service's configuration, and which views look.
+ * The window's view of sandy (core's {@link WindowState}) over this window's connection to the
+ * shared core service, plus what only VS Code knows: its configuration (the service's settings),
+ * its folders, and the workspace settings files whose host-controlled values it says it ignores.
  */
-export class SandyState implements vscode.Disposable {
-    protected current: ProjectsSnapshot | undefined;
-    protected readonly visibility = new ViewVisibility(anyVisible => void this.service.setVisible(anyVisible));
-    protected readonly onDidChangeEmitter = new vscode.EventEmitter<ProjectsSnapshot>();
-    readonly onDidChange = this.onDidChangeEmitter.event;
-    protected readonly onDidChangeSessionEmitter = new vscode.EventEmitter<SessionInfo>();
-    readonly onDidChangeSession = this.onDidChangeSessionEmitter.event;
-    protected readonly toDispose: vscode.Disposable[] = [this.onDidChangeEmitter, this.onDidChangeSessionEmitter];
+export class SandyState extends WindowState<SandyServiceConnection> implements vscode.Disposable {
+    protected readonly toDispose: vscode.Disposable[] = [];
     protected readonly ignoredNotices = new IgnoredHostSettingNotices(line => this.log.warn(line));
     /** One watcher per folder on its .vscode/settings.json: an agent's write there is said at once (and only said). */
     protected settingsWatchers: vscode.Disposable[] = [];
 
-    /** This window's connection to the shared service (its visibility and open folders are this window's). */
-    readonly service: SandyServiceConnection;
-
     constructor(readonly core: SandyServiceCore, protected readonly log: SandyLog) {
-        this.service = core.connect(VIEWER, {
-            onDidChangeSnapshot: snapshot => this.update(snapshot),
-            onDidChangeSession: session => {
-                if (this.current) {
-                    const others = this.current.sessions.filter(s => s.id !== session.id);
-                    this.current = { ...this.current, sessions: [...others, session] };
-                }
-                this.onDidChangeSessionEmitter.fire(session);
-            }
-        });
+        super(listener => core.connect(VIEWER, listener), { log: line => log.error(line), sessionsBeforeSnapshot: () => core.supervisor.list() });
         this.toDispose.push(this.service);
         this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
             if (HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
-                void this.configure();
+                void this.configureFromSettings();
             }
         }));
         this.toDispose.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -64,23 +46,17 @@ export class SandyState implements vscode.Disposable {
         this.core.start();
         void this.publishFolders();
         this.watchWorkspaceSettings();
-        void this.configure();
+        void this.configureFromSettings();
     }
 
     protected publishFolders(): Promise<void> {
-        const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
-        return this.service.setOpenFolders(folders);
+        return this.publishOpenFolders((vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath));
     }
 
-    protected async configure(): Promise<void> {
+    protected configureFromSettings(): Promise<void> {
         const settings = readSettings();
         void this.sayIgnored(settings);
-        try {
-            await this.service.configure(settings.sandy);
-            this.update(await this.service.refresh());
-        } catch (e) {
-            this.log.error(`sandy: configuring the service failed: ${e instanceof Error ? e.message : String(e)}`);
-        }
+        return this.configure(settings.sandy);
     }
 
     /** The workspace's own settings files: each folder's .vscode/settings.json and a saved workspace's file. */
@@ -120,34 +96,10 @@ export class SandyState implements vscode.Disposable {
         }
     }
 
-    get snapshot(): ProjectsSnapshot | undefined {
-        return this.current;
-    }
-
-    get projects(): DerivedProject[] {
-        return this.current?.projects ?? [];
-    }
-
-    get liveSessions(): SessionInfo[] {
-        return (this.current?.sessions ?? this.core.supervisor.list()).filter(s => s.status !== 'exited');
-    }
-
-    protected update(snapshot: ProjectsSnapshot): void {
-        this.current = snapshot;
-        this.onDidChangeEmitter.fire(snapshot);
-    }
-
-    async refresh(): Promise<void> {
-        this.update(await this.service.refresh());
-    }
-
-    setVisible(viewId: string, visible: boolean): void {
-        this.visibility.set(viewId, visible);
-    }
-
-    dispose(): void {
+    override dispose(): void {
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
         }
+        super.dispose();
     }
 }

@@ -1,62 +1,41 @@
 import * as vscode from 'vscode';
-import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '@sandy-ui/core/common';
+import type { EventLike, SessionTabs, StatusBarItem } from '@sandy-ui/core/common';
+import { StatusBarModel } from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
-import { TerminalPanels } from './terminal-panel';
 
-/** `N sandy sessions` (click: switch) and, for the focused sandy tab, `pid · agent · elapsed`. */
+/** Renders core's status bar model; tells it when the sandy tabs (or their focus) change. */
 export class SandyStatusBar implements vscode.Disposable {
     protected readonly sessions = vscode.window.createStatusBarItem('sandy.sessions', vscode.StatusBarAlignment.Left, 100);
     protected readonly active = vscode.window.createStatusBarItem('sandy.activeSession', vscode.StatusBarAlignment.Left, 99);
-    protected ticker: ReturnType<typeof setInterval> | undefined;
+    protected readonly model: StatusBarModel;
     protected readonly toDispose: vscode.Disposable[] = [this.sessions, this.active];
 
-    constructor(protected readonly state: SandyState, protected readonly terminals: TerminalPanels) {
+    constructor(state: SandyState, tabs: SessionTabs & { readonly onDidChange: EventLike<void> }) {
         this.sessions.name = 'Sandy sessions';
-        this.sessions.command = 'sandy.switchSession';
         this.active.name = 'Sandy active session';
-        this.toDispose.push(state.onDidChange(() => this.update()), state.onDidChangeSession(() => this.update()), terminals.onDidChange(() => this.update()));
-        this.update();
-    }
-
-    protected update(): void {
-        const live = this.state.liveSessions;
-        if (live.length) {
-            this.sessions.text = `$(terminal) ${sessionsStatusText(live)}`;
-            this.sessions.tooltip = sessionsStatusTooltip(live);
-            this.sessions.show();
-        } else {
-            this.sessions.hide();
-        }
-        const session = this.terminals.activePanel?.sessionInfo;
-        if (session && session.status !== 'exited') {
-            this.renderActive();
-            this.ticker ??= setInterval(() => this.renderActive(), 1000);
-        } else {
-            this.active.hide();
-            if (this.ticker) {
-                clearInterval(this.ticker);
-                this.ticker = undefined;
+        this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session }, {
+            render: items => {
+                show(this.sessions, items.sessions);
+                show(this.active, items.active);
             }
-        }
-    }
-
-    protected renderActive(): void {
-        const session = this.terminals.activePanel?.sessionInfo;
-        if (!session || session.status === 'exited') {
-            this.update();
-            return;
-        }
-        this.active.text = activeSessionText(session);
-        this.active.tooltip = activeSessionTooltip(session);
-        this.active.show();
+        });
+        this.toDispose.push(this.model, tabs.onDidChange(() => this.model.update()));
     }
 
     dispose(): void {
-        if (this.ticker) {
-            clearInterval(this.ticker);
-        }
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
         }
     }
+}
+
+function show(target: vscode.StatusBarItem, item: StatusBarItem | undefined): void {
+    if (!item) {
+        target.hide();
+        return;
+    }
+    target.text = item.text;
+    target.tooltip = item.tooltip;
+    target.command = item.command;
+    target.show();
 }
