@@ -91,6 +91,19 @@ export default tseslint.config(
         }
     },
     {
+        // Agent and workspace text flows into every view: no markup sinks, anywhere a host or core builds DOM.
+        files: ['packages/sandy-ui-core/src/browser/**/*.ts', 'packages/sandy-ui-ext/src/browser/**/*.ts', 'packages/sandy-ui-ext/src/browser/**/*.tsx', 'packages/sandy-ui-vscode/src/webview/**/*.ts'],
+        ignores: ['**/*.spec.ts'],
+        rules: {
+            'no-restricted-properties': ['error',
+                { property: 'innerHTML', message: 'Build DOM with core/browser/dom.ts (text only as text nodes).' },
+                { property: 'outerHTML', message: 'Build DOM with core/browser/dom.ts (text only as text nodes).' },
+                { property: 'insertAdjacentHTML', message: 'Build DOM with core/browser/dom.ts (text only as text nodes).' }
+            ],
+            'no-restricted-syntax': ['error', { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No markup from strings in the Sandy views.' }]
+        }
+    },
+    {
         // CLI entry points print to the terminal by design.
         files: ['packages/sandy-ui-core/src/node/cli*.ts', 'test/src/fake-sandy/**/*.ts', 'test/src/bench/**/*.ts', 'scripts/**/*.ts'],
         rules: { 'no-console': 'off' }
