@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SandyServiceCore } from '@sandy-ui/core/node';
 import type { PtySpawn } from '@sandy-ui/core/node';
-import { SandyError } from '@sandy-ui/core/common';
+import { GUEST_CANNOT_HOST, guestLaunchFailedText, problemText, SandyError, toProblem } from '@sandy-ui/core/common';
 import { SandyLog } from './logger';
 import { loadNodePty } from './pty';
 import { SandyState } from './sandy-state';
@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     // fight it for the same workspace locks. The plugin's service only reads (projects, state).
     const pty = host.kind === 'sandy-ide' ? undefined : loadNodePty();
     const refusingSpawn: PtySpawn = () => {
-        throw new SandyError('not-executable', 'This editor cannot host a sandy terminal.', 'Use the Sandy IDE\'s own Sandy view.');
+        throw new SandyError('not-executable', GUEST_CANNOT_HOST.message, GUEST_CANNOT_HOST.hint);
     };
     core = new SandyServiceCore({
         logger: log,
@@ -65,7 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
                 await guest.runInIde(SANDY_IDE_COMMANDS.LAUNCH.id, project);
             } catch (e) {
                 log.error(`sandy: the Sandy IDE's sandy.launch failed: ${e instanceof Error ? e.message : String(e)}`);
-                void showError(`Sandy: launching through the Sandy IDE failed: ${e instanceof Error ? e.message : String(e)}`);
+                void showError(guestLaunchFailedText(problemText(toProblem(e))));
             }
         }));
         state.start();

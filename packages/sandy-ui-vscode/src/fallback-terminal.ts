@@ -1,17 +1,11 @@
 import * as vscode from 'vscode';
-import { problemNoticeText, launchWarningText, terminalTitle, toProblem } from '@sandy-ui/core/common';
+import { FALLBACK_NOTICE, launchWarningText, problemNoticeText, terminalTitle, toProblem } from '@sandy-ui/core/common';
 import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '@sandy-ui/core/common';
 import type { ApprovalRequest, ProjectSessionTabs, SelfHostedSessions, SessionInfo, SessionTab } from '@sandy-ui/core/common';
 import type { LaunchOutcome, LaunchRequest, SandyService } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyLog } from './logger';
 import { showInfo, showWarning, showError } from './messages';
-
-/** What the editor's own terminal cannot do that the Sandy terminal tab does. */
-export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '
-    + 'editor\'s own terminal. Lost: notifications from sandy (OSC 9/99/777) and the unread badge on the tab, '
-    + 'sessions that survive closing the tab (Detach / Reattach), and Stop with sandy\'s cleanup escalation. '
-    + 'Install the .vsix built for your platform to get them.';
 
 interface Running {
     terminal: vscode.Terminal;

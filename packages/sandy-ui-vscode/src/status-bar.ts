@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EventLike, SessionTabs, StatusBarItem } from '@sandy-ui/core/common';
-import { StatusBarModel } from '@sandy-ui/core/common';
+import { STATUS_BAR_NAMES, StatusBarModel } from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
 
 /** Renders core's status bar model; tells it when the sandy tabs (or their focus) change. */
@@ -11,8 +11,8 @@ export class SandyStatusBar implements vscode.Disposable {
     protected readonly toDispose: vscode.Disposable[] = [this.sessions, this.active];
 
     constructor(state: SandyState, tabs: SessionTabs & { readonly onDidChange: EventLike<void> }) {
-        this.sessions.name = 'Sandy sessions';
-        this.active.name = 'Sandy active session';
+        this.sessions.name = STATUS_BAR_NAMES.sessions;
+        this.active.name = STATUS_BAR_NAMES.active;
         this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session }, {
             render: items => {
                 show(this.sessions, items.sessions);

@@ -4,7 +4,7 @@ import {
 } from '@theia/core/lib/browser';
 import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { CommandRegistry, CommandService, MenuModelRegistry } from '@theia/core';
-import { ProjectCommands } from '@sandy-ui/core/common';
+import { OPEN_SETTINGS_TOOLTIP, ProjectCommands } from '@sandy-ui/core/common';
 import type { SettingsScope } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyCommands } from './sandy-commands';
@@ -88,7 +88,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
     registerToolbarItems(registry: TabBarToolbarRegistry): void {
         const inProjects = (widget: unknown) => widget instanceof SandyProjectsWidget;
         registry.registerItem({ id: SandyCommands.ADD_PROJECT.id, command: SandyCommands.ADD_PROJECT.id, icon: codicon('add'), tooltip: SandyCommands.ADD_PROJECT.label, priority: 0, isVisible: inProjects });
-        registry.registerItem({ id: SandyCommands.OPEN_SETTINGS.id, command: SandyCommands.OPEN_SETTINGS.id, icon: codicon('settings-gear'), tooltip: 'Open Sandy Settings', priority: 2, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.OPEN_SETTINGS.id, command: SandyCommands.OPEN_SETTINGS.id, icon: codicon('settings-gear'), tooltip: OPEN_SETTINGS_TOOLTIP, priority: 2, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.REFRESH.id, command: SandyCommands.REFRESH.id, icon: codicon('refresh'), tooltip: SandyCommands.REFRESH.label, priority: 1, isVisible: inProjects });
     }
 }

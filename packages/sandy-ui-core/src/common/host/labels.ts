@@ -216,6 +216,26 @@ export function openFoldersFailedText(problem: SandyProblem): string {
     return `sandy: telling the service this window's open folders failed: ${problemText(problem)}`;
 }
 
+/** The Projects view's toolbar button for the settings editor (Theia; the plugin's is in package.json). */
+export const OPEN_SETTINGS_TOOLTIP = 'Open Sandy Settings';
+
+/** The status bar items' names (VS Code lists them in the status bar's menu). */
+export const STATUS_BAR_NAMES = { sessions: 'Sandy sessions', active: 'Sandy active session' } as const;
+
+/** The plugin without node-pty: what the editor's own terminal cannot do that the Sandy terminal tab does. */
+export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '
+    + 'editor\'s own terminal. Lost: notifications from sandy (OSC 9/99/777) and the unread badge on the tab, '
+    + 'sessions that survive closing the tab (Detach / Reattach), and Stop with sandy\'s cleanup escalation. '
+    + 'Install the .vsix built for your platform to get them.';
+
+/** The plugin inside the Sandy IDE (a guest) cannot host a terminal: the IDE's own view does. */
+export const GUEST_CANNOT_HOST = { message: 'This editor cannot host a sandy terminal.', hint: 'Use the Sandy IDE\'s own Sandy view.' } as const;
+
+/** A guest's row click handed to the IDE's own sandy.launch, which failed. */
+export function guestLaunchFailedText(detail: string): string {
+    return `Sandy: launching through the Sandy IDE failed: ${detail}`;
+}
+
 /** The settings editor's tab title (Project + Global with a workspace, Global alone without); `● ` marks unsaved edits. */
 export function settingsEditorTitle(workspace: string | undefined, dirty = false): string {
     return `${dirty ? '● ' : ''}${workspace ? `Sandy Settings: ${workspaceLabel(workspace)}` : 'Sandy Settings'}`;
