@@ -3,6 +3,7 @@
  * offers Relaunch. One implementation for the Theia tab and the VS Code webview.
  */
 import { DomFactory, domBuilder } from '../dom';
+import { RELAUNCH_LABEL } from '../../common/host/labels';
 
 export class TerminalBanner {
     readonly node: HTMLElement;
@@ -22,7 +23,7 @@ export class TerminalBanner {
         }
         this.node.replaceChildren(this.h('span', null, text));
         if (offerRelaunch) {
-            this.node.append(this.h('button', { class: [this.buttonClass, 'sandy-relaunch'], on: { click: () => this.onRelaunch() } }, 'Relaunch'));
+            this.node.append(this.h('button', { class: [this.buttonClass, 'sandy-relaunch'], on: { click: () => this.onRelaunch() } }, RELAUNCH_LABEL));
         }
     }
 }

@@ -1,4 +1,5 @@
 import type { SessionInfo } from '../session/session-types';
+import type { RunOutcome } from '../service/service-protocol';
 import type { DerivedProject } from '../projects/project-state';
 import { problemText, SandyProblem } from '../service/service-protocol';
 import { cleanNotificationText, NotificationRenderer, plainNotificationText } from '../terminal/notification-text';
@@ -114,39 +115,6 @@ export function detachedText(workspace: string): string {
     return `sandy (${workspaceLabel(workspace)}) keeps running in the background.`;
 }
 
-// ---- the sandy terminal tab (common/terminal/terminal-session.ts, terminal-tabs.ts) ----
-
-/** Written into a tab whose session (to reattach to) is gone. */
-export const SESSION_GONE_TEXT = 'The sandy session this tab showed is no longer running.';
-/** Written into a tab restored after a reload whose session had ended (it never launches by itself). */
-export const RESTORED_SESSION_ENDED_TEXT = 'This tab showed a sandy session that has ended.';
-/** The banner over a tab with nothing running (Relaunch beside it). */
-export const SESSION_ENDED_TEXT = 'This session has ended.';
-
-/** A launch that threw (the service's problem and its hint as `detail`). */
-export function launchFailedText(detail: string): string {
-    return `Launch failed: ${detail}`;
-}
-
-/** Written into the tab when sandy refused the launch. */
-export function notLaunchedText(reason: string): string {
-    return `Not launched: ${reason}`;
-}
-
-/** A warning sandy gave with a launch (`--validate-config`). */
-export function launchWarningText(workspace: string, warning: string): string {
-    return `Sandy (${workspaceLabel(workspace)}): ${warning}`;
-}
-
-/** The actions of the terminal tab's notifications. */
-export const TERMINAL_ACTIONS = {
-    /** On an agent's notification: bring its tab to the front. */
-    show: 'Show',
-    /** After a tab on a live session closed. */
-    reattach: 'Reattach',
-    stop: 'Stop'
-} as const;
-
 // ---- project commands, window state (common/projects/project-commands.ts, common/session/window-state.ts)
 
 export const NO_PROJECTS_TEXT = 'Sandy: no projects yet.';
@@ -236,6 +204,39 @@ export function guestLaunchFailedText(detail: string): string {
     return `Sandy: launching through the Sandy IDE failed: ${detail}`;
 }
 
+// ---- the sandy terminal tab (common/terminal/terminal-session.ts, terminal-tabs.ts) ----
+
+/** Written into a tab whose session (to reattach to) is gone. */
+export const SESSION_GONE_TEXT = 'The sandy session this tab showed is no longer running.';
+/** Written into a tab restored after a reload whose session had ended (it never launches by itself). */
+export const RESTORED_SESSION_ENDED_TEXT = 'This tab showed a sandy session that has ended.';
+/** The banner over a tab with nothing running (Relaunch beside it). */
+export const SESSION_ENDED_TEXT = 'This session has ended.';
+
+/** A launch that threw (the service's problem and its hint as `detail`). */
+export function launchFailedText(detail: string): string {
+    return `Launch failed: ${detail}`;
+}
+
+/** Written into the tab when sandy refused the launch. */
+export function notLaunchedText(reason: string): string {
+    return `Not launched: ${reason}`;
+}
+
+/** A warning sandy gave with a launch (`--validate-config`). */
+export function launchWarningText(workspace: string, warning: string): string {
+    return `Sandy (${workspaceLabel(workspace)}): ${warning}`;
+}
+
+/** The actions of the terminal tab's notifications. */
+export const TERMINAL_ACTIONS = {
+    /** On an agent's notification: bring its tab to the front. */
+    show: 'Show',
+    /** After a tab on a live session closed. */
+    reattach: 'Reattach',
+    stop: 'Stop'
+} as const;
+
 /** The settings editor's tab title (Project + Global with a workspace, Global alone without); `● ` marks unsaved edits. */
 export function settingsEditorTitle(workspace: string | undefined, dirty = false): string {
     return `${dirty ? '● ' : ''}${workspace ? `Sandy Settings: ${workspaceLabel(workspace)}` : 'Sandy Settings'}`;
@@ -272,3 +273,31 @@ export function approvalCaption(workspace: string): string {
 export function noAnswerText(what: string, timeoutMs: number): string {
     return `No answer to ${what} within ${Math.max(1, Math.round(timeoutMs / 1000))} s; try again.`;
 }
+
+// ---- the launch flow (common/session/launch-flow.ts) and the terminal banner (browser/terminal) ----
+
+/** The terminal's words for a launch that did not start a session. */
+export const NOT_APPROVED_TEXT = 'Not launched: pre-flight approval was not given.';
+
+/** A sandbox sandy lists without a workspace folder (from an old sandy): it cannot be launched. */
+export const NO_WORKSPACE_TEXT = 'Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.';
+
+/** First lines of a failed sandy run, for a notification. */
+export function runFailureText(result: RunOutcome): string {
+    return (result.stderr || result.stdout).trim().slice(0, 500);
+}
+
+export function rebuildFailedText(result: RunOutcome): string {
+    return `Sandy: rebuilding the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`;
+}
+
+export function sandboxResetText(workspace: string): string {
+    return `Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`;
+}
+
+export function preflightFailedText(detail: string): string {
+    return `Sandy: pre-flight failed: ${detail}`;
+}
+
+/** The terminal banner's button after a session ended or was not launched. */
+export const RELAUNCH_LABEL = 'Relaunch';

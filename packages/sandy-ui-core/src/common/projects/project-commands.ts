@@ -6,9 +6,9 @@ import type { SandyService } from '../service/service-protocol';
 import { toProblem } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import type { SessionTabs, SessionTab } from '../terminal/session-tabs';
-import { clearForLaunch, LaunchClearance, launchProject, runFailureText } from '../session/launch-flow';
+import { clearForLaunch, LaunchClearance, launchProject } from '../session/launch-flow';
 import {
-    ADD_PROJECT_ACTION, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
+    ADD_PROJECT_ACTION, runFailureText, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
     noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
     projectPickItem, launchWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,

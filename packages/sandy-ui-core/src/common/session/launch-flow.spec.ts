@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { LaunchOutcome, LaunchRequest, RunOutcome } from '../service/service-protocol';
-import { clearForLaunch, LaunchClearance, launchProject, launchUntilCleared, NO_WORKSPACE_TEXT } from './launch-flow';
+import { clearForLaunch, LaunchClearance, launchProject, launchUntilCleared } from './launch-flow';
+import { NO_WORKSPACE_TEXT } from '../host/labels';
 
 function request(token: string, kind: ApprovalRequest['kind'] = 'approve', refusalKey?: string): ApprovalRequest {
     return {

@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { LaunchOutcome, LaunchRequest, RunOutcome } from '../service/service-protocol';
 import { problemText, toProblem } from '../service/service-protocol';
-import { workspaceLabel } from '../host/labels';
+import { NO_WORKSPACE_TEXT, preflightFailedText, rebuildFailedText, sandboxResetText } from '../host/labels';
 
 /**
  * The user-facing launch flow every host runs (the Theia frontend, the VS Code plugin): pre-flight
@@ -27,10 +27,6 @@ export interface ClearForLaunchHost {
     error(message: string): void;
 }
 
-/** First lines of a failed sandy run, for a notification. */
-export function runFailureText(result: RunOutcome): string {
-    return (result.stderr || result.stdout).trim().slice(0, 500);
-}
 
 /**
  * Walk the user through pre-flight until the launch may go ahead. Returns what the launch must
@@ -48,10 +44,10 @@ export async function clearForLaunch(workspace: string, host: ClearForLaunchHost
             case 'rebuild': {
                 const result = await host.rebuildSandbox(workspace);
                 if (!result.ok) {
-                    host.error(`Sandy: rebuilding the sandbox failed (exit ${result.exitCode}): ${runFailureText(result)}`);
+                    host.error(rebuildFailedText(result));
                     return undefined;
                 }
-                host.info(`Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`);
+                host.info(sandboxResetText(workspace));
                 request = await host.preflight(workspace);
                 continue;
             }
@@ -89,11 +85,6 @@ export async function launchUntilCleared(workspace: string, clearance: LaunchCle
     return outcome as LaunchFlowOutcome;
 }
 
-/** The terminal's words for a launch that did not start a session. */
-export const NOT_APPROVED_TEXT = 'Not launched: pre-flight approval was not given.';
-
-/** A sandbox sandy lists without a workspace folder (from an old sandy): it cannot be launched. */
-export const NO_WORKSPACE_TEXT = 'Sandy: this sandbox has no known workspace folder; sandy can only launch from a workspace.';
 
 /** The host's side of {@link launchProject}. */
 export interface LaunchProjectHost {
@@ -130,7 +121,7 @@ export async function launchProject(project: { workspacePath?: string } | undefi
     try {
         clearance = await host.clearForLaunch(workspace);
     } catch (e) {
-        host.error(`Sandy: pre-flight failed: ${problemText(toProblem(e))}`);
+        host.error(preflightFailedText(problemText(toProblem(e))));
         return;
     }
     if (clearance) {

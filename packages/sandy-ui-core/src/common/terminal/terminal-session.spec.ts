@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ApprovalRequest } from '../approvals/approval-model';
 import type { LaunchOutcome } from '../service/service-protocol';
-import { NOT_APPROVED_TEXT } from '../session/launch-flow';
+import { NOT_APPROVED_TEXT } from '../host/labels';
 import { RESTORED_SESSION_ENDED_TEXT, SESSION_ENDED_TEXT, SESSION_GONE_TEXT } from '../host/labels';
 import { TerminalSession } from './terminal-session';
 import { FakeSurface, FakeWorld, sessionInfo, settle } from './terminal-fakes';

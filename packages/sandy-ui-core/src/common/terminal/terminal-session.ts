@@ -1,11 +1,11 @@
 import type { SessionInfo } from '../session/session-types';
 import type { ApprovalRequest } from '../approvals/approval-model';
-import { launchUntilCleared, LaunchClearance, NOT_APPROVED_TEXT } from '../session/launch-flow';
+import { launchUntilCleared, LaunchClearance } from '../session/launch-flow';
 import { problemText, toProblem } from '../service/service-protocol';
 import type { SandyService } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import {
-    describeExit, launchFailedText, launchWarningText, notLaunchedText, RESTORED_SESSION_ENDED_TEXT, problemNoticeText,
+    describeExit, NOT_APPROVED_TEXT, launchFailedText, launchWarningText, notLaunchedText, RESTORED_SESSION_ENDED_TEXT, problemNoticeText,
     SESSION_ENDED_TEXT, SESSION_GONE_TEXT, terminalCaption, terminalTitle
 } from '../host/labels';
 import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
