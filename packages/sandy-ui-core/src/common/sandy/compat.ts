@@ -57,11 +57,13 @@ export function supportsPrintVersion(sandyVersion: string): boolean {
 }
 
 /**
- * Whether the introspection flags may be called on this sandy: the client's gate and the doctor's. A
- * version that does not parse cannot be proven older (as in evaluateCompat), so that sandy is asked.
+ * Whether the introspection flags may be called on this sandy: the client's gate and the doctor's.
+ * Fails closed like {@link supportsPrintVersion}: on a sandy whose version does not parse the flag
+ * could be an unknown argument forwarded to the agent, i.e. a launch outside pre-flight and the
+ * workspace guard, so that sandy is not asked (the bundled schema serves instead).
  */
 export function supportsIntrospection(sandyVersion: string): boolean {
-    return (compareSandyVersions(sandyVersion, INTROSPECTION_MIN_SANDY) ?? 0) >= 0;
+    return (compareSandyVersions(sandyVersion, INTROSPECTION_MIN_SANDY) ?? -1) >= 0;
 }
 
 export function evaluateCompat(input: CompatInput): CompatVerdict {

@@ -4,6 +4,7 @@ import {
 import { INTROSPECTION_MIN_SANDY, supportsIntrospection, supportsPrintVersion } from '../../common/sandy/compat';
 import { PrintVersion, SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
 import { SandyError } from '../../common/sandy/errors';
+import { compareSandyVersions } from '../../common/sandy/version';
 import { RunOptions, SandyCommand, SandyRunner } from '../../common/sandy/runner-types';
 import { ProcessSandyRunner, ProcessSandyRunnerOptions } from './runner';
 
@@ -73,10 +74,17 @@ export class SandyClient {
     private async introspect<T>(cmd: SandyCommand<T>, options?: SandyClientRunOptions): Promise<T> {
         const fullVersion = this.options.fullVersion;
         if (fullVersion !== undefined && !supportsIntrospection(fullVersion)) {
-            throw tooOld(fullVersion, cmd.args[0], INTROSPECTION_MIN_SANDY);
+            throw compareSandyVersions(fullVersion, INTROSPECTION_MIN_SANDY) === undefined
+                ? unrecognised(fullVersion, cmd.args[0])
+                : tooOld(fullVersion, cmd.args[0], INTROSPECTION_MIN_SANDY);
         }
         return this.run(cmd, options);
     }
+}
+
+function unrecognised(fullVersion: string, flag: string): SandyError {
+    return new SandyError('usage', `sandy reports the version "${fullVersion}", which sandy-ui does not recognise; it does not call ${flag}, which an old sandy would take as a launch.`,
+        'Update sandy (`sandy --upgrade`) or set sandy.path to a released sandy, then retry.', { args: [flag] });
 }
 
 function tooOld(fullVersion: string, flag: string, since: string): SandyError {
