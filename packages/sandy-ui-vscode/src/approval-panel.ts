@@ -27,7 +27,13 @@ class ApprovalPanel {
             this.ready = true;
             this.render();
         });
-        this.page.onNotification('decide', ({ decision }) => {
+        this.page.onNotification('decide', ({ decision, token }) => {
+            // A second ask() for this workspace swaps the request while a click on the first may be in
+            // flight: a decision counts only for the request it was made on (the one the user saw).
+            if (token !== this.request?.token) {
+                this.owner.log.warn('sandy approval: ignored a decision about a request that is no longer on screen');
+                return;
+            }
             if (this.settle) {
                 this.resolve(decision);
                 this.panel.dispose();

@@ -10,7 +10,8 @@ const decisions = ['approve', 'reject', 'rebuild', 'launch-anyway', 'open-settin
 export const approvalToHost = messageSet({
     notifications: {
         ready: {},
-        decide: { decision: z.enum(decisions) },
+        /** `token`: the request the page rendered; a decision about any other request is refused. */
+        decide: { decision: z.enum(decisions), token: textField(256) },
         /** Open a file the request names (never any other path). */
         openFile: { path: textField(4096), line: optionalField(line) }
     },

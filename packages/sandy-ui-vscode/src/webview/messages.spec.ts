@@ -37,8 +37,10 @@ describe('webview messages are validated on the host (unit)', () => {
     });
 
     it('approval: decisions from the fixed set, reveal by key name and line only', () => {
-        expect(validate(checkApprovalToHost, { type: 'decide', decision: 'approve' }).ok).to.equal(true);
-        expect(validate(checkApprovalToHost, { type: 'decide', decision: 'sudo' }).ok).to.equal(false);
+        expect(validate(checkApprovalToHost, { type: 'decide', decision: 'approve', token: 'a1b2' }).ok).to.equal(true);
+        expect(validate(checkApprovalToHost, { type: 'decide', decision: 'sudo', token: 'a1b2' }).ok).to.equal(false);
+        // A decision names the request it was made on.
+        expect(validate(checkApprovalToHost, { type: 'decide', decision: 'approve' }).ok).to.equal(false);
         expect(validate(checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'ANTHROPIC_API_KEY', line: 3 }).ok).to.equal(true);
         expect(validate(checkApprovalToHost, { type: 'reveal', requestId: 1, key: '../etc', line: 3 }).ok).to.equal(false);
         expect(validate(checkApprovalToHost, { type: 'reveal', requestId: -1, key: 'A', line: 3 }).ok).to.equal(false);
@@ -74,7 +76,8 @@ describe('webview messages are validated on the host (unit)', () => {
             [checkTerminalToHost, { type: '__proto__' }], [checkTerminalToHost, { type: 'toString' }], [checkTerminalToHost, { type: 'READY', cols: 80, rows: 24 }],
             [checkTerminalToHost, { type: ['input'], data: 'x' }], [checkTerminalToHost, { type: 'input', data: ['x'] }],
             [checkTerminalToHost, { type: 'resize', cols: Number.POSITIVE_INFINITY, rows: 24 }], [checkTerminalToHost, { type: 'notify', body: 'x'.repeat(5000), source: 'osc9' }],
-            [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 'forged' }], [checkApprovalToHost, { type: 'decide', decision: 'APPROVE' }],
+            [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 't', approved: true }], [checkApprovalToHost, { type: 'decide', decision: 'APPROVE', token: 't' }],
+            [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 't'.repeat(257) }],
             [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A'.repeat(129), line: 1 }], [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A', line: '3' }],
             [checkApprovalToHost, { type: 'reveal', key: 'A', line: 3 }], [checkApprovalToHost, { type: 'openFile', path: 'p'.repeat(5000) }],
             [checkApprovalToHost, { type: 'render', request: {} }], [checkApprovalToHost, { type: 'reply', requestId: 1, result: 'x' }],

@@ -16,7 +16,7 @@ document.body.appendChild(root);
 
 let request: ApprovalRequest | undefined;
 const view = new ApprovalView(root, {
-    decide: decision => host.notify('decide', { decision }),
+    decide: decision => host.notify('decide', { decision, token: request?.token ?? '' }),
     // A reveal that fails or times out shows the line still masked.
     reveal: line => request ? host.request('reveal', { key: line.key, line: line.line }).catch(() => undefined) : Promise.resolve(undefined),
     openFile: (path, line) => host.notify('openFile', { path, line })
