@@ -44,7 +44,10 @@ export class SandyBackend implements BackendApplicationContribution {
             try {
                 return await (connection[method] as (...a: unknown[]) => Promise<unknown>)(...args);
             } catch (e) {
-                throw SandyServiceError(toProblem(e, LOG_HINT));
+                const error = SandyServiceError(toProblem(e, LOG_HINT));
+                // Only { code, message, hint } crosses to the browser: no backend stack or file paths.
+                error.stack = '';
+                throw error;
             }
         }])) as unknown as Omit<SandyService, 'setClient' | 'getClient' | 'dispose'>;
         return {

@@ -50,6 +50,8 @@ describe('SandyBackend connection errors (unit)', () => {
             deserializeError(captured: Error, e: unknown): unknown;
         };
         const wire = JSON.parse(JSON.stringify(factory.serializeError(thrown)));
+        expect(wire.data.stack, 'no backend stack (file paths) crosses to the browser').to.equal('');
+        expect(Object.keys(wire.data.data).sort()).to.deep.equal(['code', 'hint', 'message']);
         const { ResponseError } = await import('@theia/core/lib/common/message-rpc/rpc-message-encoder');
         const received = factory.deserializeError(new Error('captured'), new ResponseError(wire.code, wire.message, wire.data));
         expect(ApplicationError.is(received as object)).to.equal(true);
