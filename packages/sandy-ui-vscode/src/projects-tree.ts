@@ -42,7 +42,7 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
         this.toDispose.push(state.onDidChange(() => this.changed()));
         this.toDispose.push(state.onDidChangeSession(() => this.changed()));
         if (terminals) {
-            this.toDispose.push(terminals.onDidChange(() => this.changed()));
+            this.toDispose.push(terminals.tabs.onDidChange(() => this.changed()));
         }
         this.toDispose.push(this.view.onDidChangeVisibility(e => {
             state.setVisible(PROJECTS_VIEW_ID, e.visible);
@@ -104,7 +104,7 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
         item.iconPath = new vscode.ThemeIcon(projectStateIcon(p.state), color ? new vscode.ThemeColor(color) : undefined);
         item.accessibilityInformation = { label: `${p.displayName}, ${describeProjectState(p)}` };
         const live = this.state.liveSessions.some(s => s.workspace === p.workspacePath);
-        const attached = !!(p.workspacePath && this.terminals?.findByWorkspace(p.workspacePath));
+        const attached = !!(p.workspacePath && this.terminals?.tabs.tabByWorkspace(p.workspacePath));
         item.contextValue = [
             'sandyProject',
             `state-${p.state}`,

@@ -41,7 +41,7 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         fs.symlinkSync('/etc/passwd', path.join(workspace, 'escape'));
         const core = { sessions: async (): Promise<SessionInfo[]> => [], forgetSession: async () => undefined, supervisor: { get: () => undefined } };
         panels = new TerminalPanels(panelDeps(core));
-        await panels.attach({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
+        await panels.tabs.attachTab({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
         panel = recorded.panels[0];
         panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
     });
@@ -179,7 +179,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
     }
 
     it('launches at the page\'s size once it is ready, shows the stream, passes input on, and says how it ended', async () => {
-        await panels.openForWorkspace(workspace, { approvalToken: 't1' });
+        await panels.tabs.openTab(workspace, { approvalToken: 't1' });
         const panel = recorded.panels[0];
         expect(calls, 'nothing before the page measured itself').to.deep.equal([]);
         panel.fromPage.fire({ type: 'ready', cols: 100, rows: 30 });
@@ -212,7 +212,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
     });
 
     it('marks a notification unread in the title while the tab is not active, until it is', async () => {
-        await panels.openForWorkspace(workspace, {});
+        await panels.tabs.openTab(workspace, {});
         const panel = recorded.panels[0];
         panel.active = false;
         panel.fromPage.fire({ type: 'notify', body: 'done', source: 'osc9' });
@@ -223,7 +223,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
     });
 
     it('a closed tab on a live session offers Reattach or Stop; closing the window asks nothing', async () => {
-        await panels.openForWorkspace(workspace, {});
+        await panels.tabs.openTab(workspace, {});
         recorded.panels[0].fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
         await settle();
         recorded.infoAnswer = 'Stop';
@@ -231,9 +231,9 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         await settle();
         expect(recorded.infos.map(i => [i.message, i.items])).to.deep.equal([[detachedText(workspace), ['Reattach', 'Stop']]]);
         expect(calls).to.include('stop s1');
-        expect(panels.all).to.deep.equal([]);
+        expect(panels.tabs.all).to.deep.equal([]);
 
-        await panels.openForWorkspace(workspace, {});
+        await panels.tabs.openTab(workspace, {});
         recorded.panels[1].fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
         await settle();
         panels.dispose();

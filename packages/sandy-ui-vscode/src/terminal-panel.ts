@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { OutputBatcher, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
-    ApprovalRequest, EventLike, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
+    ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { validate } from './webview/messages';
@@ -240,32 +240,6 @@ export class TerminalPanels implements vscode.Disposable {
             // Status changes made elsewhere (Stop from the tree, the status bar) reach the tab.
             onSession: deps.state.onDidChangeSession
         });
-    }
-
-    get onDidChange(): EventLike<void> {
-        return this.tabs.onDidChange;
-    }
-
-    get all(): SandyTerminalPanel[] {
-        return this.tabs.all;
-    }
-
-    get activePanel(): SandyTerminalPanel | undefined {
-        return this.tabs.activeTab;
-    }
-
-    findByWorkspace(workspace: string): SandyTerminalPanel | undefined {
-        return this.tabs.tabByWorkspace(workspace);
-    }
-
-    /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */
-    openForWorkspace(workspace: string, clearance?: LaunchClearance): Promise<SandyTerminalPanel> {
-        return this.tabs.openTab(workspace, clearance);
-    }
-
-    /** Open (or reveal) a tab attached to a running session. */
-    attach(session: SessionInfo): Promise<SandyTerminalPanel> {
-        return this.tabs.attachTab(session);
     }
 
     dispose(): void {

@@ -23,7 +23,7 @@ export class SandyStatusBar implements FrontendApplicationContribution {
                 this.show(ACTIVE_ITEM, items.active, 99);
             }
         });
-        this.terminals.onDidChangeWidgets(() => this.model.update());
+        this.terminals.tabs.onDidChange(() => this.model.update());
         this.shell.onDidChangeCurrentWidget(() => this.model.update());
         this.shell.onDidChangeActiveWidget(() => this.model.update());
     }

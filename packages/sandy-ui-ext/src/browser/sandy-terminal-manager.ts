@@ -2,7 +2,6 @@ import { inject, injectable, postConstruct } from '@theia/core/shared/inversify'
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { MessageService, generateUuid } from '@theia/core';
 import { TerminalTabs } from '@sandy-ui/core/common';
-import type { EventLike, LaunchClearance, SessionInfo } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyPreferences } from './sandy-preferences';
@@ -51,32 +50,6 @@ export class SandyTerminalManager {
         });
     }
 
-    get onDidChangeWidgets(): EventLike<void> {
-        return this.tabs.onDidChange;
-    }
-
-    get widgets(): SandyTerminalWidget[] {
-        return this.tabs.all;
-    }
-
-    findBySession(sessionId: string): SandyTerminalWidget | undefined {
-        return this.tabs.tabBySession(sessionId);
-    }
-
-    findByWorkspace(workspace: string): SandyTerminalWidget | undefined {
-        return this.tabs.tabByWorkspace(workspace);
-    }
-
-    /** Open a tab that launches sandy for this workspace (or reveal the one already showing it). */
-    openForWorkspace(workspace: string, clearance?: LaunchClearance): Promise<SandyTerminalWidget> {
-        return this.tabs.openTab(workspace, clearance);
-    }
-
-    /** Open (or reveal) a tab attached to a running session. */
-    attach(session: SessionInfo): Promise<SandyTerminalWidget> {
-        return this.tabs.attachTab(session);
-    }
-
     async reveal(widget: SandyTerminalWidget): Promise<void> {
         if (!widget.isAttached) {
             await this.shell.addWidget(widget, { area: 'main' });
@@ -87,10 +60,5 @@ export class SandyTerminalManager {
     /** Every widget the factory makes, also those the layout restorer recreates after a reload. */
     wire(widget: SandyTerminalWidget): void {
         this.tabs.add(widget);
-    }
-
-    /** Detach: close the tab, keep the process (spec, MVP pillar 2). */
-    async detach(widget: SandyTerminalWidget): Promise<void> {
-        widget.close();
     }
 }
