@@ -214,6 +214,18 @@ describe('Sandy IDE (end to end)', () => {
             // Both windows view the one session.
             await restored.waitForText(/^from-second-window-e2e$/m);
             expect(ide.sandySessions()).to.deep.equal([pid]);
+
+            // Close the tab (it only detaches) and Reattach in the same page: a live tab, not a blank one
+            // whose channel collides with the closed tab's.
+            await joined.tab.locator('.lm-TabBar-tabCloseIcon').click();
+            await second.poll(async () => await second.terminalTabs(ide.projectName).count() === 0, 'the closed tab to go');
+            await second.projectMenu(ide.projectName, 'Reattach');
+            const again = await second.terminal(ide.projectName);
+            await again.waitForText(/^from-second-window-e2e$/m);
+            await again.enter('echo reattached-same-page-e2e');
+            await again.waitForText(/^reattached-same-page-e2e$/m);
+            await restored.waitForText(/^reattached-same-page-e2e$/m);
+            expect(ide.sandySessions()).to.deep.equal([pid]);
         });
     });
 
