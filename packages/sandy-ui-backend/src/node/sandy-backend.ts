@@ -1,12 +1,9 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { generateUuid, ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { SANDY_SERVICE_METHODS, toProblem } from '@sandy-ui/core/common';
 import { SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyService, SandyServiceClient, SandyServiceError } from '../common/sandy-protocol';
 import { nodePtySpawn } from './node-pty-spawn';
-
-const LOG_HINT = 'See the backend log for details.';
 
 /**
  * The one sandy service of this IDE process: core's {@link SandyServiceCore} (the VS Code plugin
@@ -26,7 +23,7 @@ export class SandyBackend implements BackendApplicationContribution {
             error: message => void this.logger.error(message)
         },
         spawnPty: nodePtySpawn,
-        logHint: LOG_HINT
+        logHint: 'See the backend log for details.'
     });
 
     initialize(): void {
@@ -39,23 +36,17 @@ export class SandyBackend implements BackendApplicationContribution {
 
     /** One window's service: core's connection as the JSON-RPC target, every rejection as {code, message, hint}. */
     connect(client?: SandyServiceClient): SandyService {
-        const connection = this.core.connect(generateUuid(), client);
-        const methods = Object.fromEntries(SANDY_SERVICE_METHODS.map(method => [method, async (...args: unknown[]) => {
-            try {
-                return await (connection[method] as (...a: unknown[]) => Promise<unknown>)(...args);
-            } catch (e) {
-                const error = SandyServiceError(toProblem(e, LOG_HINT));
-                // Only { code, message, hint } crosses to the browser: no backend stack or file paths.
-                error.stack = '';
-                throw error;
-            }
-        }])) as unknown as Omit<SandyService, 'setClient' | 'getClient' | 'dispose'>;
+        const connection = this.core.connect(generateUuid(), client, problem => {
+            const error = SandyServiceError(problem);
+            // Only { code, message, hint } crosses to the browser: no backend stack or file paths.
+            error.stack = '';
+            return error;
+        });
         return {
-            ...methods,
+            ...connection,
             // The client is fixed per connection (the RPC handler passes it in); nothing to swap.
             setClient: () => undefined,
-            getClient: () => client,
-            dispose: () => connection.dispose()
+            getClient: () => client
         };
     }
 }

@@ -7,7 +7,7 @@ import { ApprovalRequest } from '../../common/approvals/approval-model';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../../common/settings/settings-dto';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration,
-    SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS
+    SandyProblem, SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS
 } from '../../common/service/service-protocol';
 import { sweepInterruptedSaves } from '../config/settings-io';
 import { ApprovalMemory } from '../approvals/approval-memory';
@@ -136,16 +136,30 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     /**
      * One window's connection: the whole {@link SandyService}, with its visibility and open folders
      * kept per viewer, and its listener (when given) hearing every change. Disposing it removes the
-     * viewer: its listener, its poll interest and its open folders go with it.
+     * viewer: its listener, its poll interest and its open folders go with it. `failure`: what a
+     * rejection becomes for this host (the Theia backend's ApplicationError); the problem is core's
+     * `{ code, message, hint }`. Without it, the service's own errors reject as they are.
      */
-    connect(viewerId: string, listener?: SandyServiceEvents): SandyServiceConnection {
+    connect(viewerId: string, listener?: SandyServiceEvents, failure?: (problem: SandyProblem) => unknown): SandyServiceConnection {
         const subscription = listener ? this.addListener(listener) : undefined;
-        const shared = Object.fromEntries(SANDY_SERVICE_METHODS.map(method =>
-            [method, (...args: unknown[]) => (this[method as Exclude<keyof SandyService, SandyViewerMethods>] as (...a: unknown[]) => unknown)(...args)]));
-        return {
-            ...shared as Omit<SandyService, SandyViewerMethods>,
+        const viewer: Pick<SandyService, SandyViewerMethods> = {
             setVisible: async visible => this.setVisible(viewerId, visible),
-            setOpenFolders: folders => this.setOpenFolders(viewerId, folders),
+            setOpenFolders: folders => this.setOpenFolders(viewerId, folders)
+        };
+        const methods = Object.fromEntries(SANDY_SERVICE_METHODS.map(method => {
+            const target = (method === 'setVisible' || method === 'setOpenFolders' ? viewer[method]
+                : this[method].bind(this)) as (...args: unknown[]) => Promise<unknown>;
+            const guarded = async (...args: unknown[]): Promise<unknown> => {
+                try {
+                    return await target(...args);
+                } catch (e) {
+                    throw failure!(this.ctx.problemOf(e));
+                }
+            };
+            return [method, failure ? guarded : target];
+        })) as unknown as SandyService;
+        return {
+            ...methods,
             dispose: () => {
                 subscription?.dispose();
                 this.removeViewer(viewerId);
