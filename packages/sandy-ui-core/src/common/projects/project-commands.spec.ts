@@ -65,7 +65,6 @@ class World {
     readonly service: ProjectCommandsService = {
         addProject: ws => this.call('addProject', `addProject ${ws}`, this.addOutcome),
         removeProject: ws => this.call('removeProject', `removeProject ${ws}`, undefined),
-        canonicalWorkspace: ws => this.call('canonicalWorkspace', `canonical ${ws}`, ws),
         preflight: ws => this.call('preflight', `preflight ${ws}`, this.preflightAnswer),
         rebuildSandbox: ws => this.call('rebuildSandbox', `rebuild ${ws}`, { ok: true, stdout: '', stderr: '' }),
         removeSandbox: ws => this.call('removeSandbox', `removeSandbox ${ws}`, this.removeResult),
@@ -200,11 +199,11 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
     });
 
     describe('clearForLaunch (pre-flight with the host\'s approval view)', () => {
-        it('Open Settings in the approval view opens the refused key of the canonical workspace, and launches nothing', async () => {
+        it('Open Settings in the approval view opens the refused key of the workspace, and launches nothing', async () => {
             w.decision = 'open-settings';
             const clearance = await w.commands.clearForLaunch('/home/u/alpha', request('r', { key: 'SANDY_ALLOW_LAN_HOSTS', scope: 'global' }));
             expect(clearance).to.equal(undefined);
-            expect(w.log).to.deep.equal(['ask r', 'canonical /home/u/alpha', 'settings /home/u/alpha SANDY_ALLOW_LAN_HOSTS global']);
+            expect(w.log).to.deep.equal(['ask r', 'settings /home/u/alpha SANDY_ALLOW_LAN_HOSTS global']);
         });
 
         it('nothing to approve: an empty clearance, no view', async () => {
@@ -446,16 +445,15 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
     });
 
     describe('open settings', () => {
-        it('a project: its settings, the workspace canonicalised first', async () => {
-            w.service.canonicalWorkspace = async ws => { w.log.push(`canonical ${ws}`); return '/real/alpha'; };
+        it('a project: its settings (the settings editor canonicalises the workspace: settings-editor.spec)', async () => {
             await w.commands.openSettings(alpha());
-            expect(w.log).to.deep.equal(['canonical /home/u/alpha', 'settings /real/alpha']);
+            expect(w.log).to.deep.equal(['settings /home/u/alpha']);
         });
 
         it('{ workspace, key, scope }: at the key; a key or scope of the wrong type is ignored', async () => {
             await w.commands.openSettings({ workspace: '/home/u/alpha', key: 'SANDY_MODEL', scope: 'project' });
             await w.commands.openSettings({ workspace: '/home/u/alpha', key: 3, scope: 'everywhere' });
-            expect(w.log).to.deep.equal(['canonical /home/u/alpha', 'settings /home/u/alpha SANDY_MODEL project', 'canonical /home/u/alpha', 'settings /home/u/alpha']);
+            expect(w.log).to.deep.equal(['settings /home/u/alpha SANDY_MODEL project', 'settings /home/u/alpha']);
         });
 
         it('nothing given: the selected project, else the window\'s first folder, else Global alone', async () => {
@@ -468,16 +466,15 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             await w.commands.openSettings();
             await w.commands.openSettings(project('legacy', { workspacePath: undefined }));
             expect(w.log).to.deep.equal([
-                'canonical /home/u/beta', 'settings /home/u/beta',
-                'canonical /home/u/open', 'settings /home/u/open SANDY_MODEL',
+                'settings /home/u/beta',
+                'settings /home/u/open SANDY_MODEL',
                 'settings <global>', 'settings <global>'
             ]);
         });
 
-        it('a workspace sandy refuses ($HOME, /) opens nothing and says why, with the hint', async () => {
-            w.fail.canonicalWorkspace = HINTED;
+        it('a workspace sandy refuses ($HOME, /) goes to the settings editor, which says why with the hint (settings-editor.spec), not a second toast', async () => {
             await w.commands.openSettings({ workspace: '/home/u' });
-            expect(w.log).to.deep.equal(['canonical /home/u', 'error Sandy: The workspace is your home folder. Open a project folder instead.']);
+            expect(w.log).to.deep.equal(['settings /home/u']);
         });
     });
 });

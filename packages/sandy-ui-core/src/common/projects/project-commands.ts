@@ -71,7 +71,7 @@ export interface ProjectSessionTabs extends SessionTabs {
 
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
-    'addProject' | 'removeProject' | 'canonicalWorkspace' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop'>;
+    'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
@@ -313,7 +313,7 @@ export class ProjectCommands {
     /**
      * The settings editor: of a project (Project and Global), at `{ workspace, key, scope }`, or with
      * nothing given of the selected project, else of the window's first folder, else Global alone.
-     * The workspace is canonicalised first (never $HOME or /): a refusal is said, nothing opens.
+     * The settings editor canonicalises the workspace (never $HOME or /) and says a refusal in its view.
      */
     async openSettings(arg?: unknown): Promise<void> {
         const given = arg && typeof arg === 'object' && !isProject(arg) ? arg as { workspace?: unknown; key?: unknown; scope?: unknown } : undefined;
@@ -322,16 +322,7 @@ export class ProjectCommands {
                 : this.ports.projectsView.selectedProject?.workspacePath ?? this.ports.state.openFolders[0];
         const key = typeof given?.key === 'string' ? given.key : undefined;
         const scope = given?.scope === 'project' || given?.scope === 'global' ? given.scope : undefined;
-        let canonical: string | undefined;
-        if (workspace) {
-            try {
-                canonical = await this.ports.service.canonicalWorkspace(workspace);
-            } catch (e) {
-                void this.ports.ui.error(problemNoticeText(toProblem(e)));
-                return;
-            }
-        }
-        await this.ports.settingsEditor.open(canonical, key, scope);
+        await this.ports.settingsEditor.open(workspace, key, scope);
     }
 
     /** Forget the workspace's approvals (sandy's records and ours): the next launch asks again. */
