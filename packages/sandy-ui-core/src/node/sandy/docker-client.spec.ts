@@ -19,6 +19,39 @@ async function fakeDaemon(socketPath: string, handler: (req: http.IncomingMessag
     return { server, seen };
 }
 
+/**
+ * Each test's short scratch folder (unix socket paths are limited to ~104 bytes) with the fake
+ * daemon's socket in it: `serve` starts a fake daemon there, `stop` ends every one it started.
+ */
+function daemonScratch(): { readonly dir: string; readonly socketPath: string; serve: (handler: Parameters<typeof fakeDaemon>[1]) => Promise<{ seen: Seen[] }>; stop: () => Promise<void> } {
+    let servers: http.Server[] = [];
+    const scratch = {
+        dir: '',
+        socketPath: '',
+        serve: async (handler: Parameters<typeof fakeDaemon>[1]) => {
+            const { server, seen } = await fakeDaemon(scratch.socketPath, handler);
+            servers.push(server);
+            return { seen };
+        },
+        stop: async () => {
+            for (const server of servers) {
+                server.closeAllConnections();
+                await new Promise(resolve => server.close(resolve));
+            }
+            servers = [];
+        }
+    };
+    beforeEach(() => {
+        scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dk-'));
+        scratch.socketPath = path.join(scratch.dir, 'd.sock');
+    });
+    afterEach(async () => {
+        await scratch.stop();
+        fs.rmSync(scratch.dir, { recursive: true, force: true });
+    });
+    return scratch;
+}
+
 const json = (res: http.ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Api-Version': '1.47' });
     res.end(JSON.stringify(body));
@@ -32,40 +65,23 @@ const containers = [
 ];
 
 describe('DockerReadClient (unit)', () => {
-    let dir: string;
-    let socketPath: string;
-    let server: http.Server | undefined;
-
-    beforeEach(() => {
-        // Short path: unix socket paths are limited to ~104 bytes.
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dk-'));
-        socketPath = path.join(dir, 'd.sock');
-    });
-    afterEach(async () => {
-        if (server) {
-            server.closeAllConnections();
-            await new Promise(resolve => server!.close(resolve));
-            server = undefined;
-        }
-        fs.rmSync(dir, { recursive: true, force: true });
-    });
+    const scratch = daemonScratch();
 
     it('pings and reads the API version', async () => {
-        ({ server } = await fakeDaemon(socketPath, (_req, res) => { res.writeHead(200, { 'Api-Version': '1.47' }); res.end('OK'); }));
-        expect(await new DockerReadClient({ socketPath }).ping()).to.deep.equal({ reachable: true, ok: true, value: { apiVersion: '1.47' } });
+        await scratch.serve((_req, res) => { res.writeHead(200, { 'Api-Version': '1.47' }); res.end('OK'); });
+        expect(await new DockerReadClient({ socketPath: scratch.socketPath }).ping()).to.deep.equal({ reachable: true, ok: true, value: { apiVersion: '1.47' } });
     });
 
     it('lists sandy containers by name and label, merged, without look-alikes', async () => {
-        let seen: Seen[];
-        ({ server, seen } = await fakeDaemon(socketPath, (req, res) => {
+        const { seen } = await scratch.serve((req, res) => {
             const filters = JSON.parse(new URL(req.url!, 'http://x').searchParams.get('filters') ?? '{}');
             if (filters.name) {
                 json(res, 200, containers.filter(c => c.Names[0].includes(filters.name[0])));
             } else {
                 json(res, 200, containers.filter(c => filters.label[0] in c.Labels));
             }
-        }));
-        const r = await new DockerReadClient({ socketPath }).listSandyContainers();
+        });
+        const r = await new DockerReadClient({ socketPath: scratch.socketPath }).listSandyContainers();
         expect(r.reachable && r.ok && r.value.map(c => c.Id).sort()).to.deep.equal(['a1', 'b2', 'd4']);
         expect(seen!.every(s => s.method === 'GET')).to.equal(true);
         expect(seen!.map(s => decodeURIComponent(s.url)).sort()).to.deep.equal([
@@ -75,8 +91,7 @@ describe('DockerReadClient (unit)', () => {
     });
 
     it('reads one stats sample and inspects, with GET only', async () => {
-        let seen: Seen[];
-        ({ server, seen } = await fakeDaemon(socketPath, (req, res) => {
+        const { seen } = await scratch.serve((req, res) => {
             if (req.url!.startsWith('/containers/a1/stats')) {
                 json(res, 200, {
                     cpu_stats: { cpu_usage: { total_usage: 400 }, system_cpu_usage: 2000, online_cpus: 4 },
@@ -89,8 +104,8 @@ describe('DockerReadClient (unit)', () => {
             } else {
                 json(res, 404, { message: 'No such container: nope' });
             }
-        }));
-        const client = new DockerReadClient({ socketPath });
+        });
+        const client = new DockerReadClient({ socketPath: scratch.socketPath });
         const stats = await client.stats('a1');
         expect(stats.reachable && stats.ok && stats.value.summary).to.deep.equal({ cpuPercent: 80, memoryUsage: 800, memoryLimit: 4000, pids: 7 });
         expect(await client.inspect('a1')).to.deep.equal({ reachable: true, ok: true, value: { Id: 'a1', State: { Running: true } } });
@@ -100,36 +115,36 @@ describe('DockerReadClient (unit)', () => {
     });
 
     it('refuses ids that could change the URL path', async () => {
-        const client = new DockerReadClient({ socketPath });
+        const client = new DockerReadClient({ socketPath: scratch.socketPath });
         for (const id of ['../images/x', 'a/b', '', 'a?x=1', '-rf']) {
             expect(await client.inspect(id)).to.deep.include({ reachable: true, ok: false, status: 400 });
         }
     });
 
     it('returns unreachable (never throws) for a missing socket, a refusing one and a silent one', async () => {
-        const missing = await new DockerReadClient({ socketPath: path.join(dir, 'missing.sock') }).ping();
+        const missing = await new DockerReadClient({ socketPath: path.join(scratch.dir, 'missing.sock') }).ping();
         expect(missing).to.deep.include({ reachable: false });
         expect((missing as { reason: string }).reason).to.match(/no Docker socket/);
 
-        fs.writeFileSync(path.join(dir, 'plain'), '');
-        expect(await new DockerReadClient({ socketPath: path.join(dir, 'plain') }).listSandyContainers()).to.deep.include({ reachable: false });
+        fs.writeFileSync(path.join(scratch.dir, 'plain'), '');
+        expect(await new DockerReadClient({ socketPath: path.join(scratch.dir, 'plain') }).listSandyContainers()).to.deep.include({ reachable: false });
 
-        ({ server } = await fakeDaemon(socketPath, () => { /* never answers */ }));
+        await scratch.serve(() => { /* never answers */ });
         const started = Date.now();
-        const silent = await new DockerReadClient({ socketPath, timeoutMs: 200 }).inspect('a1');
+        const silent = await new DockerReadClient({ socketPath: scratch.socketPath, timeoutMs: 200 }).inspect('a1');
         expect(silent).to.deep.include({ reachable: false });
         expect((silent as { reason: string }).reason).to.match(/did not answer within 200 ms/);
         expect(Date.now() - started).to.be.lessThan(2000);
     });
 
     it('caps the response size', async () => {
-        ({ server } = await fakeDaemon(socketPath, (_req, res) => json(res, 200, 'x'.repeat(5000))));
-        expect(await new DockerReadClient({ socketPath, maxBodyBytes: 1000 }).inspect('a1')).to.deep.include({ reachable: false });
+        await scratch.serve((_req, res) => json(res, 200, 'x'.repeat(5000)));
+        expect(await new DockerReadClient({ socketPath: scratch.socketPath, maxBodyBytes: 1000 }).inspect('a1')).to.deep.include({ reachable: false });
     });
 
     it('reports a non-JSON answer as an error, not a crash', async () => {
-        ({ server } = await fakeDaemon(socketPath, (_req, res) => { res.writeHead(200); res.end('<html>'); }));
-        expect(await new DockerReadClient({ socketPath }).inspect('a1')).to.deep.include({ reachable: true, ok: false });
+        await scratch.serve((_req, res) => { res.writeHead(200); res.end('<html>'); });
+        expect(await new DockerReadClient({ socketPath: scratch.socketPath }).inspect('a1')).to.deep.include({ reachable: true, ok: false });
     });
 });
 
@@ -139,34 +154,16 @@ describe('DockerReadClient (unit)', () => {
  * list, a string where a number belongs).
  */
 describe('DockerReadClient: hostile answers (unit)', () => {
-    let dir: string;
-    let socketPath: string;
-    let server: http.Server | undefined;
-
-    beforeEach(() => {
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dk-'));
-        socketPath = path.join(dir, 'd.sock');
-    });
-    const stop = async (): Promise<void> => {
-        if (server) {
-            server.closeAllConnections();
-            await new Promise(resolve => server!.close(resolve));
-            server = undefined;
-        }
-    };
-    afterEach(async () => {
-        await stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-    });
+    const scratch = daemonScratch();
 
     /** Serves `body` (raw text when a string) for every request, in place of the previous answer. */
     const answer = async (body: unknown, status = 200, headers: http.OutgoingHttpHeaders = {}): Promise<DockerReadClient> => {
-        await stop();
-        ({ server } = await fakeDaemon(socketPath, (_req, res) => {
+        await scratch.stop();
+        await scratch.serve((_req, res) => {
             res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
             res.end(typeof body === 'string' ? body : JSON.stringify(body));
-        }));
-        return new DockerReadClient({ socketPath });
+        });
+        return new DockerReadClient({ socketPath: scratch.socketPath });
     };
     const failure = (r: unknown): string => {
         expect(r).to.deep.include({ reachable: true, ok: false });
