@@ -65,6 +65,23 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         await new Promise(resolve => setTimeout(resolve, 20));
     }
 
+    it('a page message off the terminal protocol reaches nothing: no clipboard write, no link, no crash', async () => {
+        fromPage({ type: 'clipboard', text: 'pwned', __proto__: { polluted: true } });
+        fromPage(JSON.parse('{"type":"clipboard","text":"pwned","__proto__":{"polluted":1}}'));
+        fromPage({ type: 'clipboard', text: 42 });
+        fromPage({ type: 'openLink', uri: 'https://example.com', extra: 1 });
+        fromPage({ type: 'toString' });
+        fromPage(null);
+        await settle(() => recorded.clipboard.length + recorded.commands.length + recorded.external.length, 0);
+        expect(recorded.clipboard).to.deep.equal([]);
+        expect(recorded.external).to.deep.equal([]);
+        expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+        // The protocol itself still works after the refusals.
+        fromPage({ type: 'clipboard', text: 'copied' });
+        await settle(() => recorded.clipboard.length, 1);
+        expect(recorded.clipboard).to.deep.equal(['copied']);
+    });
+
     it('tells the page the workspace, so only file links inside it are drawn as links', () => {
         expect(panel.posted).to.deep.include({ type: 'links', workspace });
     });

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { OutputBatcher, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { type Messenger, OutputBatcher, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
-import { validate } from './webview/messages';
-import { checkTerminalToHost, TerminalToHost, TerminalToWebview } from './webview/terminal-protocol';
-import { webviewHtml, webviewOptions } from './webview-html';
+import { terminalProtocol, terminalToHost, terminalToView } from './webview/terminal-protocol';
+import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
 import { openTerminalLink } from './links';
 import { readSettings, SandyState } from './sandy-state';
 import { SandyLog } from './logger';
@@ -40,6 +39,8 @@ const NO_STREAM: SessionStream = { write: () => undefined, acknowledge: () => un
 export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     readonly panel: vscode.WebviewPanel;
     readonly terminal: TerminalSession;
+    /** The page, through the terminal protocol (core's messenger). */
+    protected readonly page: Messenger<typeof terminalToView, typeof terminalToHost>;
     /** The page's last measured size (undefined until it is laid out). */
     protected size: TerminalSize | undefined;
     protected caption: string;
@@ -60,16 +61,19 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
                 measure: () => this.size,
                 focused: () => this.active,
                 setTitle: (label, caption) => this.setTitle(label, caption),
-                clear: () => this.post({ type: 'clear' }),
-                replay: data => this.post({ type: 'replay', data }),
-                write: data => this.post({ type: 'data', data }),
-                exitBanner: text => this.post({ type: 'exitBanner', text }),
-                banner: (text, relaunch) => this.post(text === undefined ? { type: 'banner' } : { type: 'banner', text, relaunch }),
+                clear: () => this.page.notify('clear'),
+                replay: data => this.page.notify('replay', { data }),
+                write: data => this.page.notify('data', { data }),
+                exitBanner: text => this.page.notify('exitBanner', { text }),
+                banner: (text, relaunch) => this.page.notify('banner', text === undefined ? {} : { text, relaunch }),
                 close: () => this.panel.dispose()
             },
             streams: { connect: (sessionId, sink) => this.connect(sessionId, sink) }
         });
-        this.toDispose.push(this.panel.webview.onDidReceiveMessage(raw => this.onMessage(raw)));
+        const channel = hostMessenger(this.panel.webview, terminalProtocol, deps.log);
+        this.page = channel.messenger;
+        this.toDispose.push(channel);
+        this.listen();
         this.toDispose.push(this.panel.onDidChangeViewState(() => {
             if (this.panel.active) {
                 this.terminal.clearUnread();
@@ -77,7 +81,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
             this.manager.tabs.fireChange();
         }));
         this.toDispose.push(this.panel.onDidDispose(() => this.onClosed()));
-        this.toDispose.push(vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: 'theme' })));
+        this.toDispose.push(vscode.window.onDidChangeActiveColorTheme(() => this.page.notify('theme')));
     }
 
     get sessionInfo(): SessionInfo | undefined {
@@ -99,7 +103,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
 
     reveal(): void {
         this.panel.reveal(undefined, false);
-        this.post({ type: 'focus' });
+        this.page.notify('focus');
     }
 
     /** Detach: close the tab, keep the process. */
@@ -119,57 +123,29 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         }
     }
 
-    protected post(message: TerminalToWebview): void {
-        if (!this.disposed) {
-            void this.panel.webview.postMessage(message);
-        }
-    }
-
-    protected onMessage(raw: unknown): void {
-        const checked = validate(checkTerminalToHost, raw);
-        if (!checked.ok) {
-            this.deps.log.warn(`sandy terminal: refused a webview message: ${checked.error}`);
-            return;
-        }
-        this.handle(checked.message);
-    }
-
-    protected handle(message: TerminalToHost): void {
-        switch (message.type) {
-            case 'ready':
-                this.size = { cols: message.cols, rows: message.rows };
-                // Before any output: which file links are links is the session's workspace's business.
-                this.post({ type: 'links', workspace: this.terminal.workspace });
-                if (!this.terminal.started) {
-                    void this.terminal.start();
-                } else {
-                    // The page was reloaded: attach again (the replay refills the screen).
-                    this.terminal.reconnect();
-                }
-                break;
-            case 'input':
-                this.terminal.input(message.data);
-                break;
-            case 'ack':
-                this.terminal.acknowledge(message.chars);
-                break;
-            case 'resize':
-                this.size = { cols: message.cols, rows: message.rows };
-                this.terminal.resize(message.cols, message.rows);
-                break;
-            case 'notify':
-                this.terminal.notify({ title: message.title, body: message.body, source: message.source });
-                break;
-            case 'clipboard':
-                void vscode.env.clipboard.writeText(message.text);
-                break;
-            case 'openLink':
-                void openTerminalLink(message.uri, this.terminal.workspace);
-                break;
-            case 'relaunch':
-                void this.terminal.relaunch();
-                break;
-        }
+    /** What the page says: already parsed against the terminal protocol (refusals are logged, never thrown). */
+    protected listen(): void {
+        this.page.onNotification('ready', ({ cols, rows }) => {
+            this.size = { cols, rows };
+            // Before any output: which file links are links is the session's workspace's business.
+            this.page.notify('links', { workspace: this.terminal.workspace });
+            if (!this.terminal.started) {
+                void this.terminal.start();
+            } else {
+                // The page was reloaded: attach again (the replay refills the screen).
+                this.terminal.reconnect();
+            }
+        });
+        this.page.onNotification('input', ({ data }) => this.terminal.input(data));
+        this.page.onNotification('ack', ({ chars }) => this.terminal.acknowledge(chars));
+        this.page.onNotification('resize', ({ cols, rows }) => {
+            this.size = { cols, rows };
+            this.terminal.resize(cols, rows);
+        });
+        this.page.onNotification('notify', ({ title, body, source }) => this.terminal.notify({ title, body, source }));
+        this.page.onNotification('clipboard', ({ text }) => void vscode.env.clipboard.writeText(text));
+        this.page.onNotification('openLink', ({ uri }) => void openTerminalLink(uri, this.terminal.workspace));
+        this.page.onNotification('relaunch', () => void this.terminal.relaunch());
     }
 
     /** The session's stream: an attachment to the in-process supervisor, its output batched for the page. */

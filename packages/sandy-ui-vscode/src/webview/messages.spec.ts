@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ZodTypeAny } from 'zod';
 import { Messenger } from '@sandy-ui/core/common';
-import { validate } from './messages';
+import { parseMessage as validate } from '@sandy-ui/core/common';
 import { checkTerminalToHost, MAX_INPUT_CHARS } from './terminal-protocol';
 import { approvalProtocol, checkApprovalToHost } from './approval-protocol';
 import { checkSettingsToHost, MAX_EDITS_PER_FILE, settingsProtocol } from './settings-protocol';

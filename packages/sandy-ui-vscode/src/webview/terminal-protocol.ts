@@ -53,5 +53,5 @@ export const terminalProtocol: Protocol<typeof terminalToHost, typeof terminalTo
 export type TerminalToHost = MessageOf<typeof terminalToHost>;
 export type TerminalToWebview = MessageOf<typeof terminalToView>;
 
-/** Every message a terminal webview may post (the host checks each with `validate`). */
+/** Every message a terminal webview may post, as one schema (the messenger parses each; specs check it directly). */
 export const checkTerminalToHost = messageSchema(terminalToHost);
