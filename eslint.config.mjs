@@ -75,7 +75,7 @@ export default tseslint.config(
                 paths: nodeBuiltins.map(name => ({ name, message: 'A webview is a browser page: no Node APIs.' })),
                 patterns: [
                     { group: ['vscode', 'node-pty', '@theia/*'], message: 'A webview talks to the extension host by messages only.' },
-                    { group: ['@sandy-ui/core/node', '@sandy-ui/core/lib/*', '../../*', '../*', '!../*-protocol', '!../messages', '!../messenger'], message: 'A webview imports core/common, core/browser/<feature> and its own protocol files only.' }
+                    { group: ['@sandy-ui/core/node', '@sandy-ui/core/lib/*', '../../*', '../*', '!../*-protocol'], message: 'A webview imports core/common, core/browser/<feature> and its own protocol files only.' }
                 ]
             }]
         }
