@@ -17,6 +17,8 @@ export function registerSandyCommands(commands: ProjectCommands): vscode.Disposa
         r('sandy.removeSandbox', arg => commands.removeSandbox(arg)),
         r('sandy.removeProject', arg => commands.removeProject(arg)),
         r('sandy.openSettings', arg => commands.openSettings(arg)),
-        r('sandy.revokeApproval', arg => commands.revokeApproval(arg))
+        r('sandy.revokeApproval', arg => commands.revokeApproval(arg)),
+        r('sandy.nextWaiting', () => commands.nextWaiting()),
+        r('sandy.toggleDoNotDisturb', () => commands.toggleDoNotDisturb())
     ];
 }

@@ -5,12 +5,15 @@ import { GUEST_CANNOT_HOST, guestLaunchFailedText, problemText, SandyError, toPr
 import { SandyLog } from './logger';
 import { loadNodePty } from './pty';
 import { SandyState } from './sandy-state';
-import { TerminalPanels } from './terminal-panel';
+import { TERMINAL_VIEW_TYPE, TerminalPanels } from './terminal-panel';
 import { FallbackTerminals } from './fallback-terminal';
 import { ApprovalPanels } from './approval-panel';
 import { SettingsPanels } from './settings-panel';
-import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND, PROJECTS_VIEW_ID } from './projects-tree';
+import { DashboardPanels } from './dashboard-panel';
+import { HistoryPanels } from './history-panel';
+import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND, OPEN_ROW_COMMAND, plainProject, PROJECTS_VIEW_ID } from './projects-tree';
 import { SandyStatusBar } from './status-bar';
+import { SessionsTree } from './sessions-tree';
 import { registerSandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
@@ -79,7 +82,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     const clear = (workspace: string, request: ApprovalRequest) => commands.clearForLaunch(workspace, request);
     const approvals = new ApprovalPanels(core, log, context.extensionUri);
     const settings = new SettingsPanels(core, log, context.extensionUri);
-    const terminals = pty?.ok ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear }) : undefined;
+    const terminals = pty?.ok
+        ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear, memento: context.workspaceState })
+        : undefined;
     // Without node-pty sandy runs in the editor's own terminal: the same commands, over those terminals.
     const fallback = pty?.ok ? undefined : new FallbackTerminals(core, state.service, log, pty?.problem ?? 'not loaded', clear);
     context.subscriptions.push(approvals, settings);
@@ -93,25 +98,63 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
             reveal: async () => { await vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`); }
         },
         settingsEditor: { open: (workspace, key, scope) => settings.open(workspace, key, scope) },
-        approvals: { ask: request => approvals.ask(request) }
+        approvals: { ask: request => approvals.ask(request) },
+        notifications: {
+            get doNotDisturb() { return state.configuration?.doNotDisturb === true; },
+            // The user's own settings: a workspace's value is never read for it.
+            setDoNotDisturb: on => Promise.resolve(vscode.workspace.getConfiguration('sandy').update('doNotDisturb', on, vscode.ConfigurationTarget.Global))
+        }
     });
     context.subscriptions.push(...registerSandyCommands(commands));
+    const dashboard = new DashboardPanels({
+        service: state.service, tabs: terminals?.tabs ?? fallback!, onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
+    });
+    context.subscriptions.push(dashboard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_DASHBOARD.id, () => dashboard.show()));
+    const history = new HistoryPanels({
+        service: state.service, ui: vscodeHostUi, projects: () => state.projects, launch: project => commands.launch(project),
+        onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
+    });
+    context.subscriptions.push(history, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_HISTORY.id, () => history.show()));
     const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
-    context.subscriptions.push(tree);
+    context.subscriptions.push(tree, vscode.commands.registerCommand(OPEN_ROW_COMMAND, () => {
+        const selected = tree.selected;
+        return selected ? commands.launch(plainProject(selected)) : undefined;
+    }));
     if (terminals) {
-        context.subscriptions.push(terminals, new SandyStatusBar(state, terminals.tabs));
+        context.subscriptions.push(terminals, new SandyStatusBar(state, terminals.tabs), new SessionsTree(state, terminals.tabs));
     }
+    // A window reload brings the sandy tabs back (activation event onWebviewPanel:sandy.terminal): each
+    // reattaches to its session if that still runs, from the state its page saved. Without node-pty
+    // no tab can show a session, so a tab left from a window that had it is closed.
+    context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(TERMINAL_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, saved) => {
+            if (terminals) {
+                await terminals.restore(panel, saved);
+            } else {
+                panel.dispose();
+            }
+        }
+    }));
     if (fallback) {
         context.subscriptions.push(fallback);
         fallback.showNotice();
     }
     state.start();
+    // Tabs VS Code could not restore (their extension host had died) come back on their sessions.
+    terminals?.reopenLostTabs().catch(e => log.error(`sandy terminal: reopening the tabs failed: ${e instanceof Error ? e.message : String(e)}`));
     return { host, ptyLoaded: !!pty?.ok };
 }
 
-/** The extension host is going away: every live session ends through sandy's SIGTERM trap. */
+/**
+ * The extension host is going away (a window reload or close): core's dispose ends the foreground
+ * sessions (sandy's SIGTERM trap) and only lets go of the daemon sessions, which keep running for
+ * the next window to reattach (unless the user set sandy.stopSessionsOnQuit). Nothing here stops a
+ * session, and the tabs stay for VS Code to restore (TerminalPanels.dispose).
+ */
 export async function deactivate(): Promise<void> {
     const service = core;
     core = undefined;
-    await service?.dispose();
+    // A window reload deactivates the plugin just like closing the window does: daemon sessions must
+    // survive it, so the plugin never stops them here (sandy.stopSessionsOnQuit is the Sandy IDE's).
+    await service?.dispose({ mayStopDaemons: false });
 }

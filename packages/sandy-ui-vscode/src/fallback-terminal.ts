@@ -135,7 +135,7 @@ export class FallbackTerminals implements ProjectSessionTabs, vscode.Disposable 
             iconPath: new vscode.ThemeIcon('server-environment')
         });
         const now = Date.now();
-        const session: SessionInfo = { id: `fallback:${now}`, pid: 0, workspace, args: request.args ?? [], startedAt: now, status: 'running', attachedViews: 1 };
+        const session: SessionInfo = { id: `fallback:${now}`, pid: 0, mode: 'foreground', origin: 'ide', workspace, args: request.args ?? [], startedAt: now, status: 'running', attachedViews: 1 };
         this.running.set(workspace, { terminal, session });
         terminal.show();
         await this.core.afterLaunch(workspace);

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/common';
 import { SANDY_COMMAND_CATEGORY, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
+import { TERMINAL_VIEW_TYPE } from './webview/terminal-protocol';
 
 /** package.json is static JSON: these keep it equal to what core shares with the Theia IDE. */
 describe('the plugin manifest matches core (unit)', () => {
@@ -40,10 +41,14 @@ describe('the plugin manifest matches core (unit)', () => {
         }
     });
 
+    it('activates when VS Code restores a sandy terminal tab after a window reload (its panel serializer\'s view type)', () => {
+        expect(manifest.activationEvents).to.include(`onWebviewPanel:${TERMINAL_VIEW_TYPE}`);
+    });
+
     it('targets VS Code 1.85+, runs in the workspace extension host, and the view lives in its own container', () => {
         expect(manifest.engines.vscode).to.equal('^1.85.0');
         expect(manifest.extensionKind).to.deep.equal(['workspace']);
-        expect(contributes.views['sandy-explorer'].map((v: { id: string }) => v.id)).to.deep.equal(['sandy.projects']);
+        expect(contributes.views['sandy-explorer'].map((v: { id: string }) => v.id)).to.deep.equal(['sandy.projects', 'sandy.sessions']);
         expect(contributes.walkthroughs[0].steps.length).to.be.greaterThan(2);
     });
 });

@@ -13,6 +13,14 @@ export const CONTEXT_STATE = 'sandy.state';
 export const CONTEXT_GUEST = 'sandy.guest';
 /** Registered (not contributed) by a guest: forwards a row click to the Sandy IDE's own `sandy.launch`. */
 export const GUEST_LAUNCH_COMMAND = 'sandy.guest.launch';
+/**
+ * Registered (not contributed): a row's click, which launches the selected row. It carries no
+ * argument on purpose: VS Code keeps a tree item command's arguments under an id that lives only as
+ * long as the item, so a click that lands while its row is re-rendered (its launch, a poll, a
+ * "min ago" ticking over) ran nothing ("Actual command not found, wanted to execute sandy.launch /44").
+ * The click has selected its row by then (the selection reaches the extension host first).
+ */
+export const OPEN_ROW_COMMAND = 'sandy.projects.openSelected';
 
 const STATE_COLORS: Readonly<Record<string, string>> = {
     running: 'charts.green',
@@ -26,11 +34,18 @@ const STATE_COLORS: Readonly<Record<string, string>> = {
  * context menu holds the lifecycle, enabled per row through `viewItem` (state, live, attached, sandbox).
  */
 export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vscode.Disposable {
-    protected readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<DerivedProject | undefined | void>();
+    protected readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<DerivedProject | DerivedProject[] | undefined | void>();
     readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
     readonly view: vscode.TreeView<DerivedProject>;
     protected readonly toDispose: vscode.Disposable[] = [this.onDidChangeTreeDataEmitter];
-    protected lastSignature: string | undefined;
+    /**
+     * The tree's elements, one per project key, kept across snapshots and updated in place: VS Code
+     * finds an element to refresh by identity, and a context-menu command gets it as its argument.
+     */
+    protected readonly nodes = new Map<string, DerivedProject>();
+    /** The rows as last rendered: their order, and each row's signature by key. */
+    protected lastOrder: string | undefined;
+    protected lastRows = new Map<string, string>();
 
     constructor(protected readonly state: SandyState, protected readonly terminals: TerminalPanels | undefined, protected readonly guest: boolean) {
         this.view = vscode.window.createTreeView(PROJECTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
@@ -82,20 +97,61 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
         }
         // Set each time: a host may have dropped an earlier value (Theia, while the view had no widget).
         this.view.message = lines.length ? lines.join('\n') : undefined;
-        // Re-render only when a row would change: every poll reports, and a re-render under the
-        // pointer can swallow a click.
-        const signature = JSON.stringify(this.state.projects.map(p => [this.getTreeItem(p), p.lastLaunched]));
-        if (signature !== this.lastSignature) {
-            this.lastSignature = signature;
+        // Re-render only the rows that would change: every poll reports, and a re-render under the
+        // pointer swallows the click (VS Code re-renders every row on a full refresh, so ten quick
+        // clicks down the list while the first launches lost most of them). The whole tree only when
+        // rows come, go or move.
+        const projects = this.state.projects;
+        const rows = new Map(projects.map(p => [p.key, JSON.stringify([this.treeItem(p), p.lastLaunched])]));
+        const order = JSON.stringify([...rows.keys()]);
+        const changed = projects.filter(p => rows.get(p.key) !== this.lastRows.get(p.key));
+        const reordered = order !== this.lastOrder;
+        this.lastOrder = order;
+        this.lastRows = rows;
+        const nodes = changed.map(p => this.node(p));
+        if (reordered || (this.guest && nodes.length)) {
+            // A guest's tree lives in Theia's plugin host, which is given whole refreshes only.
             this.onDidChangeTreeDataEmitter.fire();
+        } else if (nodes.length) {
+            this.onDidChangeTreeDataEmitter.fire(nodes);
         }
     }
 
+    /** The project's element, its fields those of the latest snapshot. */
+    protected node(p: DerivedProject): DerivedProject {
+        const node = this.nodes.get(p.key);
+        if (!node) {
+            const created = { ...p };
+            this.nodes.set(p.key, created);
+            return created;
+        }
+        for (const key of Object.keys(node)) {
+            if (!(key in p)) {
+                delete (node as unknown as Record<string, unknown>)[key];
+            }
+        }
+        return Object.assign(node, p);
+    }
+
     getChildren(element?: DerivedProject): DerivedProject[] {
-        return element ? [] : this.state.projects;
+        if (element) {
+            return [];
+        }
+        const projects = this.state.projects;
+        const listed = new Set(projects.map(p => p.key));
+        for (const key of [...this.nodes.keys()]) {
+            if (!listed.has(key)) {
+                this.nodes.delete(key);
+            }
+        }
+        return projects.map(p => this.node(p));
     }
 
     getTreeItem(p: DerivedProject): vscode.TreeItem {
+        return this.treeItem(this.state.projects.find(q => q.key === p.key) ?? p);
+    }
+
+    protected treeItem(p: DerivedProject): vscode.TreeItem {
         const item = new vscode.TreeItem(p.displayName, vscode.TreeItemCollapsibleState.None);
         item.id = p.key;
         item.description = projectDescription(p);
@@ -114,9 +170,11 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
             live ? 'live' : 'idle',
             attached ? 'attached' : ''
         ].filter(Boolean).join(' ');
-        // Single click launches (or reveals the running tab), as in the IDE's own view; a guest hands
-        // the project to the IDE's own sandy.launch through GUEST_LAUNCH_COMMAND.
-        item.command = { command: this.guest ? GUEST_LAUNCH_COMMAND : 'sandy.launch', title: 'Launch', arguments: [plainProject(p)] };
+        // Single click launches (or reveals the running tab), as in the IDE's own view: the selected row
+        // (OPEN_ROW_COMMAND); a guest hands the project to the IDE's own sandy.launch through GUEST_LAUNCH_COMMAND.
+        item.command = this.guest
+            ? { command: GUEST_LAUNCH_COMMAND, title: 'Launch', arguments: [plainProject(p)] }
+            : { command: OPEN_ROW_COMMAND, title: 'Launch' };
         return item;
     }
 

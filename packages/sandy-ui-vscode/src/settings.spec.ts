@@ -29,18 +29,33 @@ function section(values: Record<string, Scopes>): SandySectionLike & { gets: str
 const ATTACK: Record<string, Scopes> = {
     path: { defaultValue: '', workspaceValue: '/home/u/work/repo/tools/sandy' },
     passEnvironment: { defaultValue: [], workspaceFolderValue: ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'] },
-    notifications: { defaultValue: true }
+    // Sessions that die with the editor, are stopped when it quits, and are never asked about.
+    sessionMode: { defaultValue: 'daemon', workspaceValue: 'foreground' },
+    stopSessionsOnQuit: { defaultValue: false, workspaceFolderValue: true },
+    longRunningHours: { defaultValue: 24, workspaceValue: 0 },
+    // An agent asking for the user, silenced by the repository it works in.
+    notifications: { defaultValue: true, workspaceValue: false },
+    doNotDisturb: { defaultValue: false, workspaceFolderValue: true }
 };
 
-describe('the plugin reads sandy.path and sandy.passEnvironment through core\'s rule (unit)', () => {
+/** sandy's configuration with the user's settings untouched: the defaults. */
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, historyMegabytes: 50 };
+
+describe('the plugin reads sandy.path, sandy.passEnvironment and the session settings through core\'s rule (unit)', () => {
     it('a workspace\'s values never reach sandy, even where get() would merge them, and are reported', () => {
         const config = section(ATTACK);
         expect(config.get('path'), 'the merged value an editor would hand out').to.equal('/home/u/work/repo/tools/sandy');
         const settings = readSandySettings(config);
-        expect(settings.sandy).to.deep.equal({ sandyPath: undefined, passEnv: [] });
+        expect(config.get('sessionMode'), 'the merged value an editor would hand out').to.equal('foreground');
+        expect(settings.sandy).to.deep.equal(DEFAULTS);
         expect(settings.ignored).to.deep.equal([
             { key: 'sandy.path', scope: 'workspace' },
-            { key: 'sandy.passEnvironment', scope: 'folder' }
+            { key: 'sandy.passEnvironment', scope: 'folder' },
+            { key: 'sandy.sessionMode', scope: 'workspace' },
+            { key: 'sandy.stopSessionsOnQuit', scope: 'folder' },
+            { key: 'sandy.longRunningHours', scope: 'workspace' },
+            { key: 'sandy.notifications', scope: 'workspace' },
+            { key: 'sandy.doNotDisturb', scope: 'folder' }
         ]);
     });
 
@@ -48,18 +63,23 @@ describe('the plugin reads sandy.path and sandy.passEnvironment through core\'s 
         const config = section(ATTACK);
         config.gets.length = 0;
         readSandySettings(config);
-        expect(config.gets).to.deep.equal(['notifications']);
+        expect(config.gets).to.deep.equal([]);
     });
 
     it('honours the user\'s own values (user settings) beside the ignored workspace ones', () => {
         const settings = readSandySettings(section({
             path: { ...ATTACK.path, globalValue: '/opt/sandy/bin/sandy' },
             passEnvironment: { ...ATTACK.passEnvironment, globalValue: ['ANTHROPIC_API_KEY', 3] },
-            notifications: { defaultValue: true, workspaceValue: false }
+            sessionMode: { ...ATTACK.sessionMode, globalValue: 'foreground' },
+            stopSessionsOnQuit: { ...ATTACK.stopSessionsOnQuit, globalValue: true },
+            longRunningHours: { defaultValue: 24, workspaceValue: 1000, globalValue: 8 },
+            notifications: { defaultValue: true, workspaceValue: true, globalValue: false },
+            doNotDisturb: { defaultValue: false, globalValue: true }
         }));
-        expect(settings.sandy).to.deep.equal({ sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'] });
-        // Not host-controlled: a workspace may silence its own notifications.
-        expect(settings.notifications).to.equal(false);
+        expect(settings.sandy).to.deep.equal({
+            sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'], sessionMode: 'foreground', stopSessionsOnQuit: true, longRunningHours: 8,
+            notifications: false, doNotDisturb: true, historyMegabytes: 50
+        });
     });
 
     it('declares them application scope (user settings only) and restricted, and stays off in untrusted workspaces', () => {
@@ -68,7 +88,6 @@ describe('the plugin reads sandy.path and sandy.passEnvironment through core\'s 
         for (const key of HOST_CONTROLLED_SETTINGS) {
             expect(properties[key].scope, key).to.equal('application');
         }
-        expect(properties['sandy.notifications'].scope).to.equal(undefined);
         expect(manifest.capabilities.untrustedWorkspaces.supported).to.equal(false);
         expect(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations).to.deep.equal([...HOST_CONTROLLED_SETTINGS]);
     });

@@ -19,7 +19,6 @@ export interface SandySectionLike {
 export interface SandySettings {
     /** What sandy is run with: the user's sandy.path and sandy.passEnvironment, or the defaults. */
     sandy: SandyConfiguration;
-    notifications: boolean;
     /** Workspace or folder values of host-controlled settings that were ignored (as far as inspect() shows them). */
     ignored: IgnoredHostSetting[];
 }
@@ -28,5 +27,5 @@ const SECTION = 'sandy.';
 
 export function readSandySettings(config: SandySectionLike): SandySettings {
     const { config: sandy, ignored } = readHostSandyConfiguration(key => config.inspect(key.slice(SECTION.length)));
-    return { sandy, notifications: config.get<boolean>('notifications') !== false, ignored };
+    return { sandy, ignored };
 }

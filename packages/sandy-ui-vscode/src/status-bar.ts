@@ -1,25 +1,37 @@
 import * as vscode from 'vscode';
 import type { EventLike, SessionTabs, StatusBarItem } from '@sandy-ui/core/common';
-import { STATUS_BAR_NAMES, StatusBarModel } from '@sandy-ui/core/common';
+import { LongRunningNudge, STATUS_BAR_NAMES, StatusBarModel } from '@sandy-ui/core/common';
+import { vscodeHostUi } from './messages';
 import { SandyState } from './sandy-state';
 
 /** Renders core's status bar model; tells it when the sandy tabs (or their focus) change. */
 export class SandyStatusBar implements vscode.Disposable {
     protected readonly sessions = vscode.window.createStatusBarItem('sandy.sessions', vscode.StatusBarAlignment.Left, 100);
     protected readonly active = vscode.window.createStatusBarItem('sandy.activeSession', vscode.StatusBarAlignment.Left, 99);
+    protected readonly needsYou = vscode.window.createStatusBarItem('sandy.needsYou', vscode.StatusBarAlignment.Left, 101);
+    protected readonly doNotDisturb = vscode.window.createStatusBarItem('sandy.doNotDisturb', vscode.StatusBarAlignment.Left, 98);
     protected readonly model: StatusBarModel;
-    protected readonly toDispose: vscode.Disposable[] = [this.sessions, this.active];
+    protected readonly toDispose: vscode.Disposable[] = [this.sessions, this.active, this.needsYou, this.doNotDisturb];
 
     constructor(state: SandyState, tabs: SessionTabs & { readonly onDidChange: EventLike<void> }) {
         this.sessions.name = STATUS_BAR_NAMES.sessions;
         this.active.name = STATUS_BAR_NAMES.active;
-        this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session }, {
+        this.needsYou.name = STATUS_BAR_NAMES.needsYou;
+        this.doNotDisturb.name = STATUS_BAR_NAMES.doNotDisturb;
+        this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session, doNotDisturb: () => state.configuration?.doNotDisturb === true }, {
             render: items => {
+                show(this.needsYou, items.needsYou);
                 show(this.sessions, items.sessions);
                 show(this.active, items.active);
+                show(this.doNotDisturb, items.doNotDisturb);
             }
         });
         this.toDispose.push(this.model, tabs.onDidChange(() => this.model.update()));
+        // Sessions older than the user's sandy.longRunningHours: asked about once per window (core).
+        this.toDispose.push(new LongRunningNudge({
+            sessions: () => state.liveSessions, onChange: state.onDidChange, hours: () => state.configuration?.longRunningHours ?? 24,
+            ui: vscodeHostUi, stop: id => state.service.stop(id)
+        }));
     }
 
     dispose(): void {

@@ -3,18 +3,33 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { LaunchOutcome, LaunchRequest, SessionInfo } from '@sandy-ui/core/common';
-import { detachedText, SimpleEmitter } from '@sandy-ui/core/common';
+import type { LaunchOutcome, LaunchRequest, SessionInfo, SessionNotification, TerminalNotification } from '@sandy-ui/core/common';
+import { detachedText, sessionLinkBanner, SimpleEmitter } from '@sandy-ui/core/common';
 import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { LINK_REFUSED_TEXT } from '@sandy-ui/core/common';
 import { WORD_JOINER } from '@sandy-ui/core/common';
 import { TerminalPanels, TerminalPanelsDeps } from './terminal-panel';
 
+/** What the window's state hears from the service: session changes, and the notifications core's supervisor parsed. */
+interface FakeStateEvents {
+    sessions: SimpleEmitter<SessionInfo>;
+    notifications: SimpleEmitter<SessionNotification>;
+    configuration: { notifications?: boolean; doNotDisturb?: boolean };
+}
+
+function stateEvents(): FakeStateEvents {
+    return { sessions: new SimpleEmitter<SessionInfo>(), notifications: new SimpleEmitter<SessionNotification>(), configuration: {} };
+}
+
 /** The panels' deps around a fake core (the parts of SandyServiceCore a spec drives). */
-function panelDeps(core: object): TerminalPanelsDeps {
+function panelDeps(core: object, events: FakeStateEvents = stateEvents()): TerminalPanelsDeps {
     return {
         core: core as unknown as SandyServiceCore,
-        state: { onDidChangeSession: () => ({ dispose: () => undefined }) } as unknown as TerminalPanelsDeps['state'],
+        state: {
+            onDidChangeSession: events.sessions.event, onDidNotify: events.notifications.event, setSeen: () => undefined,
+            // The user's settings as the window sent them (sandy.notifications, sandy.doNotDisturb).
+            get configuration() { return events.configuration; }
+        } as unknown as TerminalPanelsDeps['state'],
         log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as TerminalPanelsDeps['log'],
         extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
         clearForLaunch: async () => undefined
@@ -31,19 +46,31 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
     let workspace: string;
     let panels: TerminalPanels;
     let panel: FakeWebviewPanel;
+    let events: FakeStateEvents;
+    let session: SessionInfo;
 
     beforeEach(async () => {
         resetFakeVscode();
+        events = stateEvents();
         root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-panel-spec-')));
         workspace = path.join(root, 'proj');
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'README.md'), '# hi\n');
         fs.symlinkSync('/etc/passwd', path.join(workspace, 'escape'));
-        const core = { sessions: async (): Promise<SessionInfo[]> => [], forgetSession: async () => undefined, supervisor: { get: () => undefined } };
-        panels = new TerminalPanels(panelDeps(core));
-        await panels.tabs.attachTab({ id: 's1', workspace, pid: 1, status: 'running', startedAt: 0 } as unknown as SessionInfo);
+        session = { id: 's1', workspace, pid: 1, mode: 'daemon', origin: 'ide', link: 'attached', status: 'running', startedAt: 0, args: [], attachedViews: 1 };
+        const core = {
+            sessions: async (): Promise<SessionInfo[]> => [session], forgetSession: async () => undefined, resize: async () => undefined,
+            supervisor: { get: () => undefined }
+        };
+        panels = new TerminalPanels(panelDeps(core, events));
+        await panels.tabs.attachTab(session);
         panel = recorded.panels[0];
         panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        // The tab found its session.
+        await new Promise(resolve => setTimeout(resolve, 0));
+        expect(panels.tabs.tabBySession('s1')).to.not.equal(undefined);
+        // The user works in another window: each notification is toasted (none while the tab is looked at).
+        recorded.windowFocused = false;
     });
 
     afterEach(() => {
@@ -53,6 +80,11 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
 
     function fromPage(message: unknown): void {
         panel.fromPage.fire(message);
+    }
+
+    /** A notification core's supervisor parsed from the session's stream (the only way one reaches a toast). */
+    function notified(notification: TerminalNotification): void {
+        events.notifications.fire({ session, notification });
     }
 
     /** Waits for the panel's link opener (it resolves paths on the disk) to have done `count` things. */
@@ -86,8 +118,17 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         expect(panel.posted).to.deep.include({ type: 'links', workspace });
     });
 
+    it('the page cannot make a toast: its notify message (gone from the protocol) is refused, and nothing is shown', async () => {
+        panel.active = false;
+        fromPage({ type: 'notify', title: 'Approve?', body: ATTACK, source: 'osc777' });
+        fromPage({ type: 'notify', body: 'done', source: 'osc9' });
+        await settle(() => recorded.infos.length, 0);
+        expect(recorded.infos).to.deep.equal([]);
+        expect(panel.title, 'nor an unread mark').to.equal('sandy: proj');
+    });
+
     it('passes showInformationMessage only text that forms no link, and shows it as sent', () => {
-        fromPage({ type: 'notify', title: '<a href="command:terminal:new">x</a> $(zap)', body: ATTACK, source: 'osc777' });
+        notified({ title: '<a href="command:terminal:new">x</a> $(zap)', body: ATTACK, source: 'osc777' });
         expect(recorded.infos).to.have.length(1);
         const { message, items } = recorded.infos[0];
         expect(message).to.not.match(VSCODE_LINK);
@@ -97,7 +138,7 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
     });
 
     it('strips controls and bidi overrides, and caps a long message', () => {
-        fromPage({ type: 'notify', body: `a\u202egnp.exe\x1b[2J ${'x'.repeat(4000)}`, source: 'osc9' });
+        notified({ body: `a\u202egnp.exe\x1b[2J ${'x'.repeat(4000)}`, source: 'osc9' });
         const { message } = recorded.infos[0];
         expect(message).to.not.match(/[\u0000-\u001f\u202e]/);
         expect(message.startsWith('sandy (proj): agnp.exe[2J x')).to.equal(true);
@@ -107,14 +148,20 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
 
     it('makes one toast of 1,000 notifications in a burst (the rest come folded into one, later)', () => {
         for (let i = 1; i <= 1000; i++) {
-            fromPage({ type: 'notify', body: `flood ${i}`, source: 'osc9' });
+            notified({ body: `flood ${i}`, source: 'osc9' });
         }
         expect(recorded.infos.map(i => i.message)).to.deep.equal(['sandy (proj): flood 1']);
     });
 
-    it('shows nothing when sandy.notifications is off', () => {
-        recorded.settings.notifications = false;
-        fromPage({ type: 'notify', body: 'quiet', source: 'osc9' });
+    it('shows nothing when sandy.notifications is off, nor while do not disturb is on', () => {
+        events.configuration = { doNotDisturb: true };
+        notified({ body: 'do not disturb', source: 'osc9' });
+        expect(recorded.infos).to.deep.equal([]);
+        events.configuration = { notifications: false };
+        notified({ body: 'quiet', source: 'osc9' });
+        expect(recorded.infos).to.deep.equal([]);
+        // Nor for a session without a tab.
+        events.notifications.fire({ session: { ...session, id: 's9', workspace: '/elsewhere' }, notification: { body: 'quiet', source: 'osc9' } });
         expect(recorded.infos).to.deep.equal([]);
     });
 
@@ -153,16 +200,19 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
     let attachments: Array<{ id: string; written: string[]; acked: number[]; disposed: boolean; data: SimpleEmitter<string>; exit: SimpleEmitter<SessionInfo> }>;
     let calls: string[];
     let next: number;
+    let events: FakeStateEvents;
 
     beforeEach(() => {
         resetFakeVscode();
+        events = stateEvents();
         sessions = new Map();
         attachments = [];
         calls = [];
         next = 0;
         const supervisor = {
             get: (id: string) => sessions.get(id),
-            attach: (id: string) => {
+            // Async: the supervisor serialises the session's screen before it answers.
+            attach: async (id: string) => {
                 const a = { id, written: [] as string[], acked: [] as number[], disposed: false, data: new SimpleEmitter<string>(), exit: new SimpleEmitter<SessionInfo>() };
                 attachments.push(a);
                 return {
@@ -175,16 +225,22 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
             supervisor,
             launch: async (r: LaunchRequest): Promise<LaunchOutcome> => {
                 calls.push(`launch ${r.cols}x${r.rows}${r.approvalToken ? ` ${r.approvalToken}` : ''}`);
-                const session = { id: `s${++next}`, workspace, pid: 7, status: 'running', startedAt: 0, args: [], attachedViews: 0 } as SessionInfo;
+                const session = { id: `s${++next}`, workspace, pid: 7, mode: 'foreground', origin: 'ide', status: 'running', startedAt: 0, args: [], attachedViews: 0 } as SessionInfo;
                 sessions.set(session.id, session);
                 return { kind: 'launched', session, warnings: ['check FOO'] };
             },
             sessions: async () => [...sessions.values()],
             resize: async (id: string, cols: number, rows: number) => { calls.push(`resize ${id} ${cols}x${rows}`); },
             forgetSession: async (id: string) => { calls.push(`forget ${id}`); },
-            stop: async (id: string) => { calls.push(`stop ${id}`); return undefined; }
+            stop: async (id: string) => { calls.push(`stop ${id}`); return undefined; },
+            takeBack: async (id: string) => {
+                calls.push(`takeBack ${id}`);
+                const taken = { ...sessions.get(id)!, link: 'attached' as const };
+                sessions.set(id, taken);
+                return taken;
+            }
         };
-        panels = new TerminalPanels(panelDeps(core));
+        panels = new TerminalPanels(panelDeps(core, events));
     });
 
     afterEach(() => {
@@ -218,25 +274,51 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         attachments[0].exit.fire({ ...sessions.get('s1')!, status: 'exited', exitCode: 0 });
         expect(panel.title).to.equal('sandy: proj (ended)');
         expect(panel.posted.slice(-2)).to.deep.equal([
-            { type: 'exitBanner', text: 'sandy exited normally.' }, { type: 'banner', text: 'sandy exited normally.', relaunch: true }
+            { type: 'exitBanner', text: 'sandy exited normally.' }, { type: 'banner', text: 'sandy exited normally.', action: 'Relaunch' }
         ]);
 
-        panel.fromPage.fire({ type: 'relaunch' });
+        // The page's banner button: the controller knows it is Relaunch now.
+        panel.fromPage.fire({ type: 'bannerAction' });
         await settle();
         expect(calls.slice(3)).to.deep.equal(['forget s1', 'launch 90x20', 'resize s2 90x20']);
         expect(attachments[0].disposed).to.equal(true);
         expect(panel.posted).to.deep.include({ type: 'clear' });
     });
 
-    it('marks a notification unread in the title while the tab is not active, until it is', async () => {
+    it('a service notification for the tab\'s session marks it unread in the title while the tab is not active, until it is', async () => {
         await panels.tabs.openTab(workspace, {});
         const panel = recorded.panels[0];
+        panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        await settle();
         panel.active = false;
-        panel.fromPage.fire({ type: 'notify', body: 'done', source: 'osc9' });
+        events.notifications.fire({ session: sessions.get('s1')!, notification: { body: 'done', source: 'osc9' } });
         expect(panel.title).to.equal('● sandy: proj');
+        expect(recorded.infos.map(i => [i.message, i.items])).to.deep.equal([['sandy (proj): done', ['Show']]]);
+        // Another session's notification is not this tab's.
+        panel.active = true;
+        panel.viewState.fire();
+        panel.active = false;
+        events.notifications.fire({ session: { ...sessions.get('s1')!, id: 's7', workspace: '/home/u/other' }, notification: { body: 'other', source: 'osc9' } });
+        expect(panel.title).to.equal('sandy: proj');
         panel.active = true;
         panel.viewState.fire();
         expect(panel.title).to.equal('sandy: proj');
+    });
+
+    it('a daemon session attached in another terminal: the page shows Take Back, and its click takes it back through the service', async () => {
+        const elsewhere = { id: 'daemon-1', workspace, pid: 0, mode: 'daemon', origin: 'ide', link: 'elsewhere', status: 'running', startedAt: 0, args: [], attachedViews: 0 } as SessionInfo;
+        sessions.set(elsewhere.id, elsewhere);
+        await panels.tabs.attachTab(elsewhere);
+        const panel = recorded.panels[0];
+        panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        await settle();
+        const banners = () => panel.posted.filter(m => (m as { type: string }).type === 'banner');
+        expect(banners().slice(-1)).to.deep.equal([{ type: 'banner', text: sessionLinkBanner(elsewhere), action: 'Take Back' }]);
+        panel.fromPage.fire({ type: 'bannerAction' });
+        await settle();
+        expect(calls).to.include('takeBack daemon-1');
+        expect(banners().slice(-1)).to.deep.equal([{ type: 'banner' }]);
+        expect(calls.filter(c => c.startsWith('launch')), 'nothing launched').to.deep.equal([]);
     });
 
     it('a closed tab on a live session offers Reattach or Stop; closing the window asks nothing', async () => {

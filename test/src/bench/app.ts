@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { floodFileText } from './flood';
 import { freePort } from '../support/processes';
 import { isAlive, killGroup, killProcessesUnder } from './proc';
@@ -41,7 +42,7 @@ export interface InvocationRecord {
     args: string;
 }
 
-export function createScratch(floodLines: number, idleSessions: number): Scratch {
+export function createScratch(floodLines: number, idleSessions: number, sessionMode?: 'daemon' | 'foreground'): Scratch {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-bench-')));
     const s: Scratch = {
         root,
@@ -67,6 +68,8 @@ export function createScratch(floodLines: number, idleSessions: number): Scratch
         `printf '%s %s\\n' "$now" "$*" >> ${shellQuote(s.invocationLog)}`,
         // A reachable (fake) Docker engine and a gh token: the state a working install reports.
         'export FAKE_SANDY_DOCKER=1 FAKE_SANDY_GH_TOKEN=1',
+        // The fake's scheduled commands (`later`) log when they run: the attention bench times from there.
+        `export FAKE_SANDY_EVENT_LOG=${shellQuote(path.join(root, 'fake-events.log'))}`,
         `exec ${shellQuote(FAKE_SANDY)} "$@"`,
         ''
     ].join('\n'), { mode: 0o755 });
@@ -81,6 +84,16 @@ export function createScratch(floodLines: number, idleSessions: number): Scratch
     // The idle-CPU projects appear as rows in the Sandy view.
     const dataDir = path.join(s.home, '.sandy-ide');
     fs.mkdirSync(dataDir, { recursive: true });
+    // The app's Theia configuration folder is ~/.sandy-ide too (browser-app/package.json). Trust the
+    // workspace, or Theia's modal trust dialog blocks every click (as the e2e harness does); no Welcome
+    // page at startup, or after a reload it comes up in front of the restored sandy tab (Theia's
+    // default `welcomePage`), whose rows then never draw (attach.latency.reload).
+    fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({
+        'security.workspace.trust.trustedFolders': [pathToFileURL(s.workspace).toString()],
+        'workbench.startupEditor': 'none',
+        // BENCH_SESSION_MODE: unset = the product's default (daemon sessions).
+        ...(sessionMode ? { 'sandy.sessionMode': sessionMode } : {})
+    }, undefined, 4));
     fs.writeFileSync(path.join(dataDir, 'projects.json'), JSON.stringify({
         version: 1,
         projects: s.idleWorkspaces.map(workspace => ({ workspace, addedAt: Date.now() }))
@@ -105,8 +118,25 @@ export function shellQuote(s: string): string {
     return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * BENCH_EXPERIMENT=no-backend-screen: in the private copy only, the backend's per-session headless
+ * xterm (core's ScreenState.write) ignores its input, so a run shows what parsing the stream once in
+ * the backend costs end to end. Replays and notifications do not work in such a run; never a default.
+ */
+function patchNoBackendScreen(appDir: string): void {
+    const file = path.join(appDir, 'lib', 'backend', 'main.js');
+    const text = fs.readFileSync(file, 'utf8');
+    const start = text.indexOf('// ../packages/sandy-ui-core/lib/node/terminal/screen-state.js');
+    const call = 'this.terminal.write(data);';
+    const at = start < 0 ? -1 : text.indexOf(call, start);
+    if (at < 0 || at - start > 4000) {
+        throw new Error('BENCH_EXPERIMENT=no-backend-screen: ScreenState.write not found in the backend bundle');
+    }
+    fs.writeFileSync(file, text.slice(0, at) + 'void data; /* bench experiment: no-backend-screen */' + text.slice(at + call.length));
+}
+
 /** Copy browser-app/lib (without source maps) and the bundled plugins next to the scratch dir. */
-export function snapshotApp(s: Scratch): string {
+export function snapshotApp(s: Scratch, experiment?: string): string {
     const app = path.join(s.root, 'app');
     const lib = path.join(BROWSER_APP, 'lib');
     if (!fs.existsSync(path.join(lib, 'backend', 'main.js')) || !fs.existsSync(path.join(lib, 'frontend', 'bundle.js'))) {
@@ -118,6 +148,11 @@ export function snapshotApp(s: Scratch): string {
     const plugins = path.join(BROWSER_APP, 'plugins');
     if (fs.existsSync(plugins)) {
         fs.cpSync(plugins, path.join(app, 'plugins'), { recursive: true });
+    }
+    if (experiment === 'no-backend-screen') {
+        patchNoBackendScreen(app);
+    } else if (experiment) {
+        throw new Error(`unknown BENCH_EXPERIMENT ${experiment}`);
     }
     return app;
 }
@@ -141,6 +176,10 @@ export interface BackendOptions {
     inPlace: boolean;
     /** SANDY_IDE_POLL_MS; undefined = the product default (5 s). */
     pollMs?: number;
+    /** Start the backend with its inspector on this port (BENCH_PROFILE: CPU profiles of flood runs). */
+    inspectPort?: number;
+    /** BENCH_EXPERIMENT: a patched private copy (see patchNoBackendScreen). */
+    experiment?: string;
 }
 
 export class Backend {
@@ -148,7 +187,7 @@ export class Backend {
     protected exited = false;
     readonly logFile: string;
 
-    protected constructor(readonly child: ChildProcess, readonly port: number, readonly appDir: string, s: Scratch) {
+    protected constructor(readonly child: ChildProcess, readonly port: number, readonly appDir: string, s: Scratch, readonly inspectPort?: number) {
         this.url = `http://127.0.0.1:${port}/`;
         this.logFile = path.join(s.root, 'backend.log');
         child.on('exit', () => this.exited = true);
@@ -163,7 +202,10 @@ export class Backend {
     }
 
     static async start(s: Scratch, options: BackendOptions): Promise<Backend> {
-        const appDir = options.inPlace ? BROWSER_APP : snapshotApp(s);
+        if (options.inPlace && options.experiment) {
+            throw new Error('BENCH_EXPERIMENT patches the private copy; it cannot run with BENCH_IN_PLACE=1');
+        }
+        const appDir = options.inPlace ? BROWSER_APP : snapshotApp(s, options.experiment);
         const port = await freePort();
         const logFd = fs.openSync(path.join(s.root, 'backend.log'), 'a');
         const env: NodeJS.ProcessEnv = {
@@ -184,7 +226,8 @@ export class Backend {
         if (options.pollMs) {
             env.SANDY_IDE_POLL_MS = String(options.pollMs);
         }
-        const child = spawn(process.execPath, [path.join(appDir, 'lib', 'backend', 'main.js'), s.workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
+        const nodeArgs = options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : [];
+        const child = spawn(process.execPath, [...nodeArgs, path.join(appDir, 'lib', 'backend', 'main.js'), s.workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
             cwd: appDir,
             env,
             // Own process group: cleanup kills the backend and its plugin host together.
@@ -192,7 +235,7 @@ export class Backend {
             stdio: ['ignore', logFd, logFd]
         });
         fs.closeSync(logFd);
-        const backend = new Backend(child, port, appDir, s);
+        const backend = new Backend(child, port, appDir, s, options.inspectPort);
         const deadline = Date.now() + 90_000;
         while (Date.now() < deadline) {
             if (!backend.alive) {

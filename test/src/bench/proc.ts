@@ -111,3 +111,63 @@ export function killProcessesUnder(root: string): number[] {
     }
     return pids;
 }
+
+/** Parent pid of a process (undefined when it is gone). */
+export function parentPid(pid: number): number | undefined {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1], 10);
+    } catch {
+        return undefined;
+    }
+}
+
+/** Every live descendant of `root` (children, their children, …). */
+export function descendants(root: number): number[] {
+    const children = new Map<number, number[]>();
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) {
+            continue;
+        }
+        const pid = Number(entry);
+        const ppid = parentPid(pid);
+        if (ppid !== undefined) {
+            children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+        }
+    }
+    const found: number[] = [];
+    const todo = [...(children.get(root) ?? [])];
+    while (todo.length) {
+        const pid = todo.pop()!;
+        found.push(pid);
+        todo.push(...(children.get(pid) ?? []));
+    }
+    return found;
+}
+
+/** utime+stime+cutime+cstime of each process that still runs, in ms (reaped children count with their parent). */
+export function cpuOf(pids: number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const pid of pids) {
+        try {
+            const t = cpuTimes(pid);
+            out.set(pid, t.selfMs + t.childrenMs);
+        } catch {
+            // Exited meanwhile.
+        }
+    }
+    return out;
+}
+
+/**
+ * CPU used between two snapshots by a set of processes: processes in both count their difference,
+ * processes that appeared count all of theirs, processes that ended in between are lost (unless
+ * their parent reaped them and is in the set).
+ */
+export function cpuDeltaMs(before: Map<number, number>, after: Map<number, number>): number {
+    let total = 0;
+    for (const [pid, ms] of after) {
+        total += ms - (before.get(pid) ?? 0);
+    }
+    return total;
+}

@@ -9,9 +9,10 @@ import { floodBytes } from './flood';
 import { FAKE_SANDY, Scratch } from './app';
 import { Report, delay, log, median, round, stats } from './report';
 
-const PROMPT_HINT = "type 'help'";
+/** What the fake sandy's prompt says once it is ready for input. */
+export const PROMPT_HINT = "type 'help'";
 
-function ptyEnv(s: Scratch): Record<string, string> {
+export function ptyEnv(s: Scratch): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
         if (v !== undefined && !k.startsWith('SANDY_') && !k.startsWith('FAKE_SANDY_')) {
@@ -21,26 +22,22 @@ function ptyEnv(s: Scratch): Record<string, string> {
     return { ...env, HOME: s.home, TMPDIR: path.join(s.root, 'tmp'), TERM: 'xterm-256color', FAKE_SANDY_DOCKER: '1', FAKE_SANDY_GH_TOKEN: '1' };
 }
 
-/** Wait until `predicate` holds for the output seen so far (checks a bounded tail only). */
-class Drain {
-    tail = '';
-    bytes = 0;
+/** The last 4 KiB of a stream, and a wait until a test holds for it (checks that bounded tail only). */
+export class Tail {
+    text = '';
     protected waiter: { test: (tail: string) => boolean; resolve: () => void } | undefined;
 
-    constructor(p: pty.IPty) {
-        p.onData(d => {
-            this.bytes += Buffer.byteLength(d);
-            this.tail = (this.tail + d).slice(-4096);
-            if (this.waiter?.test(this.tail)) {
-                const w = this.waiter;
-                this.waiter = undefined;
-                w.resolve();
-            }
-        });
+    push(d: string): void {
+        this.text = (this.text + d).slice(-4096);
+        if (this.waiter?.test(this.text)) {
+            const w = this.waiter;
+            this.waiter = undefined;
+            w.resolve();
+        }
     }
 
     until(test: (tail: string) => boolean, timeoutMs: number, what: string): Promise<void> {
-        if (test(this.tail)) {
+        if (test(this.text)) {
             return Promise.resolve();
         }
         return new Promise((resolve, reject) => {
@@ -49,6 +46,19 @@ class Drain {
                 reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
             }, timeoutMs);
             this.waiter = { test, resolve: () => { clearTimeout(timer); resolve(); } };
+        });
+    }
+}
+
+/** A PTY's output: its {@link Tail}, and how many bytes came in all. */
+class Drain extends Tail {
+    bytes = 0;
+
+    constructor(p: pty.IPty) {
+        super();
+        p.onData(d => {
+            this.bytes += Buffer.byteLength(d);
+            this.push(d);
         });
     }
 }
@@ -63,7 +73,7 @@ async function fakeFlood(s: Scratch, lines: number, samples: number): Promise<{ 
         await drain.until(t => t.includes(PROMPT_HINT), 30_000, 'the fake sandy prompt');
         await delay(200);
         for (let i = 0; i < samples; i++) {
-            drain.tail = '';
+            drain.text = '';
             const before = drain.bytes;
             const t0 = performance.now();
             p.write(`flood ${lines}\r`);

@@ -10,15 +10,29 @@ import { chromium, Browser } from 'playwright-core';
 import { Backend, REPO, Scratch, createScratch, killScratchProcesses } from './app';
 import { CHROMIUM, CHROMIUM_ARGS, focusTheiaTerminal, openApp, showSandyView, TheiaTerminal, webglRenderer } from './page';
 import { benchRawPty } from './raw-pty';
+import { benchBackendAttach, benchReattach, benchReload } from './attach-bench';
+import { benchBackendPipeline } from './backend-pipeline';
+import { benchAttention, settledRssKb } from './attention-bench';
+import { CpuProbe } from './cpu-split';
+import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './profiler';
+import { freePort } from '../support/processes';
 import { Report, delay, log, round } from './report';
 import {
-    THROUGHPUT_TARGET, benchFloodComparison, benchIdleCpu, benchPolls, benchSandyEcho, benchTheiaEcho, benchTheiaFloodPanel, exitSandySession,
+    FloodProfiler, THROUGHPUT_TARGET, benchFloodComparison, benchIdleCpu, benchPolls, benchSandyEcho, benchTheiaEcho, benchTheiaFloodPanel, exitSandySession,
     exitTheiaTerminal, launchProject, openTheiaTerminal, prepareTheiaShell, theiaRunUntilTitle
 } from './ui-bench';
 
 function intEnv(name: string, fallback: number): number {
     const v = Number(process.env[name]);
     return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+}
+
+function sessionModeEnv(): 'daemon' | 'foreground' | undefined {
+    const v = process.env.BENCH_SESSION_MODE;
+    if (v && v !== 'daemon' && v !== 'foreground') {
+        throw new Error(`BENCH_SESSION_MODE must be daemon or foreground, not ${v}`);
+    }
+    return v === 'daemon' || v === 'foreground' ? v : undefined;
 }
 
 const PRODUCT_POLL_MS = 5000;
@@ -31,11 +45,21 @@ const config = {
     pollWindowS: intEnv('BENCH_POLL_WINDOW_S', 30),
     idleSessions: intEnv('BENCH_IDLE_SESSIONS', 10),
     idleWindowS: intEnv('BENCH_IDLE_WINDOW_S', 20),
+    attentionWindowS: intEnv('BENCH_ATTENTION_WINDOW_S', 30),
+    attachSamples: intEnv('BENCH_ATTACH_SAMPLES', 5),
+    /** A CPU profile of the backend during one extra flood run per terminal (--inspect on the backend). */
+    profile: process.env.BENCH_PROFILE === '1',
+    /** `no-backend-screen`: the private copy's backend does not feed its headless xterms (an A/B experiment, see README). */
+    experiment: process.env.BENCH_EXPERIMENT || undefined,
+    /** `sandy.sessionMode` in the scratch user settings; unset = the product default (daemon). */
+    sessionMode: sessionModeEnv(),
     inPlace: process.env.BENCH_IN_PLACE === '1',
     keepScratch: process.env.BENCH_KEEP === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
-const SECTIONS = ['raw', 'flood', 'echo', 'polls', 'idle'] as const;
+const SECTIONS = ['raw', 'pipeline', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention'] as const;
+/** Sections measured in Node alone (no backend, no browser). */
+const NODE_ONLY: readonly Section[] = ['raw', 'pipeline'];
 type Section = typeof SECTIONS[number];
 const enabled = (s: Section) => !config.only.length || config.only.includes(s);
 
@@ -45,9 +69,13 @@ let backend: Backend | undefined;
 let browser: Browser | undefined;
 let cleaning: Promise<void> | undefined;
 let webgl: string | undefined;
+/** The backend's RSS once the IDE is open, before any session (the attention bench's memory per session). */
+let rssBeforeSessionsKb = NaN;
 const loadAtStart = round(os.loadavg()[0], 2);
 
 let interrupted = false;
+/** The main page, for a screenshot when a section fails. */
+let failurePage: import('playwright-core').Page | undefined;
 
 async function section(name: string, body: () => Promise<void>): Promise<boolean> {
     if (interrupted) {
@@ -66,6 +94,11 @@ async function section(name: string, body: () => Promise<void>): Promise<boolean
         const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
         report.errors.push({ section: name, message: message.split('\n').slice(0, 6).join('\n') });
         log(`${name} FAILED: ${message}`);
+        if (failurePage && scratch) {
+            // What the page showed when the section failed (kept with BENCH_KEEP=1).
+            const shot = path.join(scratch.root, `failed-${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}.png`);
+            await failurePage.screenshot({ path: shot, timeout: 10_000 }).then(() => log(`  screenshot: ${shot}`), () => undefined);
+        }
         return false;
     }
 }
@@ -100,22 +133,78 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     });
 }
 
+/**
+ * BENCH_PROFILE=1: CPU profiles of one extra flood run per terminal, of the backend (its inspector)
+ * and of the page (Chromium's DevTools protocol), summarised into `profiles`.
+ */
+const profiles: Record<string, unknown> = {};
+function profiler(b: Backend, page: import('playwright-core').Page): FloodProfiler {
+    let backendSession: InspectorSession | undefined;
+    let pageSession: import('playwright-core').CDPSession | undefined;
+    const bundles = new Map<string, BundleMap>();
+    const bundle = (file: string) => {
+        let m = bundles.get(file);
+        if (!m) {
+            m = new BundleMap(file);
+            bundles.set(file, m);
+        }
+        return m;
+    };
+    const save = (label: string, profile: CpuProfile) => {
+        const file = path.join(REPO, 'test', 'results', `bench-profile-${label}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, JSON.stringify(profile));
+        return path.relative(REPO, file);
+    };
+    return {
+        async start() {
+            backendSession ??= await InspectorSession.connect(b.inspectPort!);
+            pageSession ??= await page.context().newCDPSession(page);
+            for (const post of [(m: string, p?: Record<string, unknown>) => backendSession!.post(m, p), (m: string, p?: Record<string, unknown>) => pageSession!.send(m as 'Profiler.enable', p)]) {
+                await post('Profiler.enable');
+                await post('Profiler.setSamplingInterval', { interval: 250 });
+                await post('Profiler.start');
+            }
+        },
+        async stop(label, runMs) {
+            const { profile: backendProfile } = await backendSession!.post<{ profile: CpuProfile }>('Profiler.stop');
+            const { profile: pageProfile } = await pageSession!.send('Profiler.stop') as unknown as { profile: CpuProfile };
+            const run = runMs === undefined ? null : round(runMs, 1);
+            profiles[`backend.${label}`] = {
+                runMs: run, file: save(`backend-${label}`, backendProfile),
+                ...summariseProfile(backendProfile, bundle(path.join(b.appDir, 'lib', 'backend', 'main.js')), 'lib/backend/main.js')
+            };
+            profiles[`page.${label}`] = {
+                runMs: run, file: save(`page-${label}`, pageProfile),
+                ...summariseProfile(pageProfile, bundle(path.join(b.appDir, 'lib', 'frontend', 'bundle.js')), 'bundle.js')
+            };
+        }
+    };
+}
+
 function chromiumVersion(): string | undefined {
     return browser?.version();
 }
 
 async function main(): Promise<number> {
-    const s = scratch = createScratch(config.floodLines, config.idleSessions);
+    const s = scratch = createScratch(config.floodLines, config.idleSessions, config.sessionMode);
     log(`scratch ${s.root}`);
     const cadenceMs = config.pollMs ?? PRODUCT_POLL_MS;
 
     if (enabled('raw')) {
         await section('1a raw PTY throughput', () => benchRawPty(report, s, config.floodLines, config.floodSamples));
     }
-    const needUi = SECTIONS.filter(x => x !== 'raw').some(enabled);
+    if (enabled('pipeline')) {
+        await section("1a' backend pipeline in Node (core's supervisor, the fake's daemon session, headless screen on/off)",
+            () => benchBackendPipeline(report, s, config.floodLines, config.floodSamples));
+    }
+    if (enabled('attach')) {
+        await section('5a backend attach latency in Node', () => benchBackendAttach(report, 20));
+    }
+    const needUi = SECTIONS.filter(x => !NODE_ONLY.includes(x)).some(enabled);
     if (needUi) {
         const started = await section('start backend and Chromium', async () => {
-            backend = await Backend.start(s, { inPlace: config.inPlace, pollMs: config.pollMs });
+            backend = await Backend.start(s, { inPlace: config.inPlace, pollMs: config.pollMs, inspectPort: config.profile ? await freePort() : undefined, experiment: config.experiment });
             // Our signal handlers clean up (backend, sessions, scratch); Playwright's would exit first.
             browser = await chromium.launch({
                 executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false
@@ -128,6 +217,7 @@ async function main(): Promise<number> {
             let sandyReady = false;
             await section('open the IDE and launch the project from the Sandy view', async () => {
                 main = await openApp(br, b.url);
+                failurePage = main.page;
                 webgl = await webglRenderer(main.page);
                 await showSandyView(main.page);
                 await launchProject(main.page, path.basename(s.workspace), s.workspace);
@@ -154,15 +244,22 @@ async function main(): Promise<number> {
             }
             if (page && t && sandyReady && enabled('flood')) {
                 await section('1b/1c throughput: sandy tab and Theia terminal, both maximized, alternating',
-                    () => benchFloodComparison(report, page, t, s, config.floodLines, config.floodSamples));
+                    () => benchFloodComparison(report, page, t, s, config.floodLines, config.floodSamples, new CpuProbe(b.pid, s.root), config.profile ? profiler(b, page) : undefined));
                 await section("1c' Theia terminal throughput in its default bottom panel",
                     () => benchTheiaFloodPanel(report, page, t, s, config.floodLines, Math.min(3, config.floodSamples)));
             }
+            if (page && t) {
+                await section("close Theia's terminal", async () => {
+                    await exitTheiaTerminal(page, t);
+                    await delay(1000);
+                });
+            }
+            if (page && sandyReady && enabled('attach')) {
+                await section('5b reattach after closing the sandy tab', () => benchReattach(report, page, config.attachSamples));
+                await section('5c reload with the sandy tab in front', () => benchReload(report, page, config.attachSamples));
+            }
             if (page) {
-                await section('close the measured terminals', async () => {
-                    if (t) {
-                        await exitTheiaTerminal(page, t);
-                    }
+                await section('close the sandy session', async () => {
                     if (sandyReady) {
                         await exitSandySession(page);
                     }
@@ -173,7 +270,12 @@ async function main(): Promise<number> {
                 await section('3 state polls with three windows', () => benchPolls(report, br, b, s, page, cadenceMs, config.pollWindowS));
             }
             if (page && enabled('idle')) {
+                rssBeforeSessionsKb = await settledRssKb(b.pid);
                 await section(`4 backend idle CPU with ${config.idleSessions} sessions`, () => benchIdleCpu(report, b, s, page, config.idleWindowS, cadenceMs));
+                if (enabled('attention')) {
+                    await section('6 attention: ten sessions, three busy, the dashboard open; OSC 9 to the status bar',
+                        () => benchAttention(report, b, s, page, br, config.attentionWindowS, cadenceMs, rssBeforeSessionsKb));
+                }
             }
             if (b && !b.alive) {
                 report.errors.push({ section: 'backend', message: `the backend exited during the run; see ${b.logFile}` });
@@ -198,7 +300,8 @@ async function finish(code: number): Promise<void> {
     await cleanup();
     const doc = report.toJSON({
         host: { loadAverage1mAtEnd: round(os.loadavg()[0], 2), loadAverage1mAtStart: loadAtStart, platform: `${os.type()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: round(os.totalmem() / 2 ** 30, 1), node: process.version, chromium: version, webgl },
-        config: { ...config, pollMs: config.pollMs ?? `${PRODUCT_POLL_MS} (product default)`, app: config.inPlace ? 'browser-app in place' : 'private copy of browser-app/lib' }
+        config: { ...config, pollMs: config.pollMs ?? `${PRODUCT_POLL_MS} (product default)`, sessionMode: config.sessionMode ?? 'daemon (product default)', app: config.inPlace ? 'browser-app in place' : 'private copy of browser-app/lib' },
+        ...(Object.keys(profiles).length ? { profiles } : {})
     });
     const text = JSON.stringify(doc, undefined, 2);
     const dir = path.join(REPO, 'test', 'results');

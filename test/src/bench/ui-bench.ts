@@ -11,6 +11,7 @@ import {
     AppPage, EchoResult, SANDY_ROWS, SANDY_TEXTAREA, TheiaTerminal, armEcho, armFlood, echoResult, floodResult, focusSandyTerminal,
     focusTheiaTerminal, launchProject, openApp, openTheiaTerminal, runPaletteCommand, sandyScreenText, showSandyView, theiaRunUntilTitle
 } from './page';
+import { CpuProbe, CpuSplit, summariseCpu } from './cpu-split';
 import { clkTck, cpuTimes, processGroup, processesUnder } from './proc';
 import { Metric, Report, delay, log, median, percentile, round, stats } from './report';
 
@@ -112,6 +113,14 @@ async function theiaTerminalSize(page: Page, t: TheiaTerminal, s: Scratch, tag: 
     }
 }
 
+const CPU_NOTE = 'CPU time (ms, /proc utime+stime, 10 ms resolution) used during each measured run by the Theia backend process itself, by all Chromium processes (renderer, GPU process with SwiftShader, browser), and by the session\'s own processes (sandy tab: the fake sandy\'s daemon supervisor and its --attach client; Theia: bash, sh and cat). Diagnostics, not part of the value.';
+
+/** Backend CPU profiling of one extra run per terminal (BENCH_PROFILE=1). */
+export interface FloodProfiler {
+    start(): Promise<void>;
+    stop(label: string, runMs: number | undefined): Promise<void>;
+}
+
 const THEIA_METHOD = 'Theia\'s terminal (xterm.js 5.3 + WebGL addon) runs `cat` of a file with the same lines in the alternate screen (as sandy\'s TUI draws), then a marker file is written and the tab is retitled by OSC 0; from the Enter keydown until the tab shows that title (xterm parses in order, so everything before it was processed).';
 
 /** Theia's terminal where it opens by default: the bottom panel (about a third of the sandy tab's rows). */
@@ -151,8 +160,11 @@ async function toggleMaximized(page: Page, focus: () => Promise<void>): Promise<
  * run of each per round, alternating, so load changes on the machine hit both alike. Round 0 is a
  * warm-up (JIT, buffers) reported apart.
  */
-export async function benchFloodComparison(report: Report, page: Page, t: TheiaTerminal, s: Scratch, lines: number, rounds: number): Promise<void> {
+export async function benchFloodComparison(report: Report, page: Page, t: TheiaTerminal, s: Scratch, lines: number, rounds: number,
+    cpu?: CpuProbe, profile?: FloodProfiler): Promise<void> {
     const sandy: number[] = [];
+    const sandyCpu: CpuSplit[] = [];
+    const theiaCpu: CpuSplit[] = [];
     const theia: number[] = [];
     const producer: number[] = [];
     const ratios: number[] = [];
@@ -170,19 +182,27 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         try {
             // The resize made the fake redraw its header, which states the PTY size.
             sandySize ??= await sandyTerminalSize(page);
+            const before = cpu?.snapshot();
             a = await sandyFloodOnce(page, lines);
+            if (cpu && before && i >= 0 && a.ms !== undefined) {
+                sandyCpu.push(cpu.since(before));
+            }
         } finally {
             await toggleMaximized(page, focusSandy);
         }
         await toggleMaximized(page, focusTheia);
         let b: FloodRun;
         try {
+            const before = cpu?.snapshot();
             b = await theiaFloodOnce(page, t, s, `max-${i + 1}`);
+            if (cpu && before && i >= 0 && b.ms !== undefined) {
+                theiaCpu.push(cpu.since(before));
+            }
             theiaSize ??= await theiaTerminalSize(page, t, s, 'max');
         } finally {
             await toggleMaximized(page, focusTheia);
         }
-        log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms` : a.failure}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}`);
+        log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms` : a.failure}${i >= 0 && sandyCpu.length ? ` (CPU ${JSON.stringify(sandyCpu[sandyCpu.length - 1])})` : ''}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}${i >= 0 && theiaCpu.length ? ` (CPU ${JSON.stringify(theiaCpu[theiaCpu.length - 1])})` : ''}`);
         if (i < 0) {
             warmup.sandyMs = a.ms && round(a.ms, 1);
             warmup.theiaMs = b.ms && round(b.ms, 1);
@@ -206,12 +226,31 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             ratios.push(round(b.ms / a.ms, 3));
         }
     }
+    if (profile) {
+        // Extra runs with the backend's CPU profiler on (it slows what it watches): never in the numbers above.
+        for (const which of ['sandy_tab', 'theia_terminal'] as const) {
+            const focus = which === 'sandy_tab' ? focusSandy : focusTheia;
+            await toggleMaximized(page, focus);
+            try {
+                await profile.start();
+                const r = which === 'sandy_tab' ? await sandyFloodOnce(page, lines) : await theiaFloodOnce(page, t, s, 'profiled');
+                await profile.stop(which, r.ms);
+                log(`  profiled ${which} run: ${r.ms !== undefined ? `${round(r.ms, 0)} ms` : r.failure}`);
+            } finally {
+                await toggleMaximized(page, focus);
+            }
+        }
+    }
     throughputMetrics(report, 'sandy_tab', lines, sandy,
         `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal.`,
-        { terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null },
+        {
+            terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
+            ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
+        },
         THROUGHPUT_TARGET);
     throughputMetrics(report, 'theia_terminal', lines, theia, `${THEIA_METHOD} Layout: its panel maximized (the whole window, as the sandy tab). The target's reference.`, {
         terminalSize: theiaSize, failures: theiaFailures, warmupMs: warmup.theiaMs, producerDoneMs: producer,
+        ...(cpu ? { cpuPerRun: summariseCpu(theiaCpu), cpuNote: CPU_NOTE } : {}),
         producerNote: 'producerDoneMs: Enter keydown -> marker file written right after cat finished (the PTY took all bytes); not a render time'
     });
 }
@@ -388,6 +427,14 @@ export async function benchIdleCpu(report: Report, backend: Backend, s: Scratch,
     }
     const idleRoot = path.dirname(s.idleWorkspaces[0]);
     const sessions = sessionPids(idleRoot);
+    // A daemon session is two fake processes (its supervisor and our --attach client), both in the workspace.
+    const liveSessions = new Set(sessions.map(pid => {
+        try {
+            return fs.readlinkSync(`/proc/${pid}/cwd`);
+        } catch {
+            return `gone-${pid}`;
+        }
+    })).size;
     // Launches ask for polls and the tabs settle their sizes; let that pass.
     await delay(3000);
     const others = groupMembers(backend.pid, backend.pid);
@@ -399,7 +446,7 @@ export async function benchIdleCpu(report: Report, backend: Backend, s: Scratch,
     const perSecond: number[] = [];
     let prev = start.selfMs;
     let prevT = t0;
-    log(`  sampling backend pid ${backend.pid} CPU for ${windowS} s with ${sessions.length} live sessions`);
+    log(`  sampling backend pid ${backend.pid} CPU for ${windowS} s with ${liveSessions} live sessions (${sessions.length} fake sandy processes)`);
     for (let i = 0; i < windowS; i++) {
         await delay(1000);
         const now = cpuTimes(backend.pid).selfMs;
@@ -417,13 +464,14 @@ export async function benchIdleCpu(report: Report, backend: Backend, s: Scratch,
         description: `CPU of the Theia backend process (node lib/backend/main.js; utime+stime from /proc/<pid>/stat) over ${windowS} s of idleness, with ${s.idleWorkspaces.length} fake sandy sessions launched by clicking their rows in the Sandy view (each tab open and attached, one window showing the Sandy view so state polls continue at the ${cadenceMs} ms cadence). Percent of one core. Samples: per-second values.`,
         value: round(pct, 2), unit: '% of one core', samples: perSecond, sampleUnit: '% of one core per 1 s',
         details: {
-            liveSessions: sessions.length, windowS: round(wall / 1000, 1), cpuMs: round(end.selfMs - start.selfMs, 0),
+            liveSessions, sessionProcesses: sessions.length, windowS: round(wall / 1000, 1), cpuMs: round(end.selfMs - start.selfMs, 0),
             resolutionMs: 1000 / clkTck(),
             reapedChildrenCpuMs: round(end.childrenMs - start.childrenMs, 0),
             reapedChildrenNote: 'CPU of child processes the backend waited for in the window (the --print-state polls), not included in value',
             otherProcessesInBackendGroupPercent: round((groupCpuMs(others) - startOthers) / wall * 100, 2),
             otherProcessesNote: 'plugin host and other helpers in the backend\'s process group, not included in value',
-            sessionsPercent: round((groupCpuMs(sessions) - startSessions) / wall * 100, 2)
+            sessionsPercent: round((groupCpuMs(sessions) - startSessions) / wall * 100, 2),
+            sessionsNote: 'CPU of the fake sandy processes of the ten sessions (daemon mode: each session\'s supervisor and its --attach client), not included in value'
         }
     });
     const polls = readInvocations(s).filter(r => r.args.startsWith('--print-state') && r.at >= tEpoch0 && r.at < tEpoch1);

@@ -82,40 +82,33 @@ describe('Pre-flight approval (end to end)', () => {
 
     /** Every test starts with no session, no approval on record and only the files it writes. */
     beforeEach(async function () {
-        this.timeout(30_000);
+        this.timeout(60_000);
+        // Daemon sessions (the default) end with sandy --stop; a foreground one by its signal.
+        await ide.stopDaemons();
         for (const pid of ide.sandySessions()) {
             process.kill(pid, 'SIGTERM');
         }
-        await poll(() => ide.sandySessions().length === 0 && !fs.existsSync(ide.lockDir) && !fs.existsSync(ide.lockDirOf(plain)),
+        await poll(() => ide.sandySessions().length === 0 && nothingRunning() && nothingRunning(plain),
             { message: 'the sessions of the previous test to end', timeout: 15_000 });
         fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true });
         fs.rmSync(path.join(ide.workspace, '.sandy'), { recursive: true, force: true });
     });
 
-    /** Nothing of the project runs: no sandy process in its folder, no workspace lock. */
+    /** Nothing of the project runs: no sandy process in its folder (supervisors included), no workspace lock, no container. */
     function expectNothingRunning(workspace = ide.workspace): void {
-        expect(ide.sandySessionsIn(workspace), `sandy processes in ${workspace}`).to.deep.equal([]);
-        expect(fs.existsSync(ide.lockDirOf(workspace)), `lock ${ide.lockDirOf(workspace)}`).to.equal(false);
+        expect(ide.leftovers(workspace), `sandy processes, lock and containers of ${workspace}`).to.deep.equal([]);
     }
 
     function nothingRunning(workspace = ide.workspace): boolean {
-        return ide.sandySessionsIn(workspace).length === 0 && !fs.existsSync(ide.lockDirOf(workspace));
+        return ide.leftovers(workspace).length === 0;
     }
 
-    /** The one sandy process running in `workspace`, once it holds the workspace lock. */
+    /**
+     * The process that runs the agent of the (daemon) session in `workspace`: sandy's supervisor, once
+     * it holds the workspace lock, owns the container and the IDE's attach client shows it.
+     */
     async function sessionPid(app: SandyApp, workspace = ide.workspace): Promise<number> {
-        const pid = await app.poll(() => {
-            const pids = ide.sandySessionsIn(workspace);
-            return pids.length === 1 ? pids[0] : undefined;
-        }, `one sandy process in ${workspace}`);
-        await app.poll(() => {
-            try {
-                return Number(fs.readFileSync(path.join(ide.lockDirOf(workspace), 'pid'), 'utf8').trim()) === pid;
-            } catch {
-                return false;
-            }
-        }, `the lock of ${workspace} to name pid ${pid}`);
-        return pid;
+        return (await ide.attachedDaemon(workspace)).supervisor;
     }
 
     /**
@@ -247,7 +240,7 @@ describe('Pre-flight approval (end to end)', () => {
         await app.projectMenu(ide.projectName, 'Stop');
         await app.poll(() => nothingRunning(), `the session in ${ide.workspace} to end and release its lock`);
         await terminal.activate();
-        await terminal.waitForText(/^sandy stopped \(.*\)\.$/m);
+        await terminal.waitForText(/^The daemon session was stopped \(sandy --stop\)\.$/m);
 
         // ...and launch it again: unchanged files, so neither the IDE nor sandy asks.
         await terminal.relaunchButton.click();
@@ -268,7 +261,7 @@ describe('Pre-flight approval (end to end)', () => {
         await holdsFor(() => nothingRunning(), QUIET_MS, `no sandy process and no lock in ${ide.workspace} after Reject`);
         expect(approvalFiles(ide)).to.deep.equal([]);
         // The plain project's session ran on untouched.
-        expect(ide.sandySessionsIn(plain)).to.deep.equal([plainPid]);
+        expect(ide.runningDaemon(plain)?.supervisor).to.equal(plainPid);
     });
 
     it('Reject starts nothing: no terminal tab, no process, no lock', async () => {
@@ -310,7 +303,7 @@ describe('Pre-flight approval (end to end)', () => {
         await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
         const pid = await sessionPid(app);
         expect(ide.processEnv(pid)).to.not.have.property(AUTO_APPROVE);
-        expect(ide.sandySessionsIn(ide.workspace)).to.deep.equal([pid]);
+        expect(ide.supervisors(ide.workspace)).to.deep.equal([pid]);
         // sandy recorded exactly the set of the second view.
         await app.poll(() => approvalFiles(ide).length === 1, 'sandy to record the approval');
         const record = fs.readFileSync(path.join(ide.sandyHome, 'approvals', approvalFiles(ide)[0]), 'utf8');

@@ -12,14 +12,18 @@
  * under the running backend); SANDY_E2E_KEEP=1 keeps the scratch folders; SANDY_E2E_CHROMIUM
  * names the browser (default /usr/bin/chromium).
  */
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import * as pty from 'node-pty';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
+import { readSessionRecords, SessionRecord } from '../fake-sandy/docker';
 import { sandboxName } from '../fake-sandy/harness';
 import { poll } from '../support/poll';
-import { hasHome, killProcessesWithHome } from '../support/processes';
+import { parentOf } from '../support/proc-stat';
+import { hasHome, killProcessesWithHome, processesWithHome } from '../support/processes';
+import { ShellSandy } from '../support/shell-sandy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const APP_DIR = path.join(REPO_ROOT, 'browser-app');
@@ -63,6 +67,35 @@ export interface SandyIdeOptions {
      * writes to the user settings), so the window opens without the workspace trust dialog.
      */
     trustWorkspace?: boolean;
+    /** More user settings (`~/.sandy-ide/settings.json`), e.g. `{ 'sandy.sessionMode': 'foreground' }`. */
+    settings?: Record<string, unknown>;
+}
+
+/**
+ * A "container" of the fake Docker engine (`$SANDY_HOME/.fake-docker/sessions/<id>.json`, test/src/fake-sandy/docker.ts):
+ * `ownerPid` is the daemon supervisor's pid (a bare launch: sandy's), `attached` the clients attached to its session.
+ */
+export type FakeContainer = SessionRecord;
+
+/** A daemon session as sandy left it ({@link SandyIde.runningDaemon}). */
+export interface RunningDaemon {
+    container: FakeContainer;
+    /** The supervisor: runs the agent, holds the workspace lock, owns the container. */
+    supervisor: number;
+    /** `sandy --attach` clients in the workspace. */
+    clients: number[];
+}
+
+/** One fake sandy process of this run, as /proc shows it. */
+export interface SandyProcess {
+    pid: number;
+    /** argv after the launcher (`--attach`, `--start`, … or nothing for a bare launch). */
+    args: string[];
+    cwd: string | undefined;
+    /** It has a controlling terminal (a PTY of the IDE or of a test). */
+    tty: boolean;
+    /** A daemon session's supervisor (`SANDY_DAEMON_SUPERVISOR=1`): it runs the agent and holds the lock. */
+    supervisor: boolean;
 }
 
 export interface ExitInfo {
@@ -82,6 +115,12 @@ export class SandyIde {
     protected exit: ExitInfo | undefined;
     protected stopping = false;
     protected output = '';
+    /** sandy runs of a "shell" of this test ({@link runInTerminal}), ended by {@link stop}. */
+    protected readonly terminals: ShellSandy[] = [];
+    /** How many times {@link restartBackend} ran (each new backend appends to the same log). */
+    protected restarts = 0;
+    /** The pids (= process groups: each is spawned detached) of the backends {@link restartBackend} killed. */
+    protected readonly killedBackends: number[] = [];
 
     protected constructor(readonly options: SandyIdeOptions) {
         // realpath: sandy names sandboxes after the canonical path, and /tmp may be a symlink.
@@ -207,9 +246,246 @@ export class SandyIde {
         return env;
     }
 
+    /** Every live fake sandy process of this run (zombies excluded), with what /proc says about it. */
+    sandyProcesses(): SandyProcess[] {
+        const found: SandyProcess[] = [];
+        for (const entry of fs.readdirSync('/proc')) {
+            if (!/^\d+$/.test(entry)) {
+                continue;
+            }
+            try {
+                const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+                const main = argv.findIndex(a => /fake-sandy[\\/]main\.js$/.test(a));
+                if (main < 0 || !this.ownsProcess(entry)) {
+                    continue;
+                }
+                const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+                const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+                if (fields[0] === 'Z') {
+                    continue;
+                }
+                let cwd: string | undefined;
+                try {
+                    cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
+                } catch {
+                    cwd = undefined;
+                }
+                found.push({
+                    pid: Number(entry), args: argv.slice(main + 1), cwd, tty: Number(fields[4]) !== 0,
+                    supervisor: this.processEnv(Number(entry)).SANDY_DAEMON_SUPERVISOR === '1'
+                });
+            } catch {
+                // The process ended while we looked.
+            }
+        }
+        return found;
+    }
+
+    /** The daemon supervisors running (in `workspace`, when given): the processes that run the agents of daemon sessions. */
+    supervisors(workspace?: string): number[] {
+        return this.sandyProcesses().filter(p => p.supervisor && (!workspace || p.cwd === workspace)).map(p => p.pid);
+    }
+
+    /** The `sandy --attach` clients running (in `workspace`, when given): the IDE's, or a test's. */
+    attachClients(workspace?: string): number[] {
+        return this.sandyProcesses().filter(p => p.args[0] === '--attach' && (!workspace || p.cwd === workspace)).map(p => p.pid);
+    }
+
+    /** The fake Docker engine's container records (`$SANDY_HOME/.fake-docker/sessions`), of `workspace` when given. */
+    containers(workspace?: string): FakeContainer[] {
+        return readSessionRecords(this.sandyHome).filter(r => !workspace || r.workspace === workspace);
+    }
+
+    /**
+     * The running daemon session of `workspace`, as sandy left it: exactly one daemon container
+     * record whose supervisor is alive, runs in the workspace and holds its lock; plus the attach
+     * clients in the workspace. Undefined while that is not (yet) so.
+     */
+    runningDaemon(workspace = this.workspace): RunningDaemon | undefined {
+        const containers = this.containers(workspace).filter(c => c.daemon);
+        if (containers.length !== 1) {
+            return undefined;
+        }
+        const container = containers[0];
+        const supervisors = this.supervisors(workspace);
+        if (supervisors.length !== 1 || supervisors[0] !== container.ownerPid || this.lockHolderOf(workspace) !== container.ownerPid) {
+            return undefined;
+        }
+        return { container, supervisor: container.ownerPid, clients: this.attachClients(workspace) };
+    }
+
+    /**
+     * Waits for the workspace's daemon session ({@link runningDaemon}) with exactly one attach client
+     * that its container counts as attached (`not`: a client other than that one, e.g. after a restart).
+     */
+    attachedDaemon(workspace = this.workspace, options: { not?: number; timeout?: number } = {}): Promise<RunningDaemon> {
+        return poll(() => {
+            const d = this.runningDaemon(workspace);
+            return d?.clients.length === 1 && d.clients[0] !== options.not && d.container.attached === 1 ? d : undefined;
+        }, {
+            timeout: options.timeout, abort: () => this.deathNotice(),
+            message: `the daemon session of ${workspace}: its container, its supervisor holding the lock, one attach client${options.not ? ` other than ${options.not}` : ''}`
+        });
+    }
+
+    /** What is left of a workspace's sessions: its sandy processes, its lock, its container records ([] = nothing). */
+    leftovers(workspace = this.workspace): string[] {
+        const left: string[] = [];
+        for (const p of this.sandyProcesses().filter(p => p.cwd === workspace && !PROBE_FLAGS.has(p.args[0] ?? ''))) {
+            left.push(`process ${p.pid} (sandy ${p.args.join(' ') || '(launch)'}${p.supervisor ? ', supervisor' : ''})`);
+        }
+        if (fs.existsSync(this.lockDirOf(workspace))) {
+            left.push(`lock ${this.lockDirOf(workspace)} (pid ${this.lockHolderOf(workspace) ?? '?'})`);
+        }
+        for (const c of this.containers(workspace)) {
+            left.push(`container ${c.id.slice(0, 12)} (owner ${c.ownerPid})`);
+        }
+        return left;
+    }
+
+    /**
+     * What runs with this run's HOME that should not after every session ended: any process outside
+     * the backend's own tree (a session's processes live in sessions of their own), and any fake
+     * sandy other than the backend's short `--print-state`-style probes. [] = nothing.
+     */
+    strayProcesses(): string[] {
+        const backend = this.exit ? undefined : this.child?.pid;
+        const stray: string[] = [];
+        for (const pid of processesWithHome(this.home)) {
+            if (pid === backend || this.theiaOrphans().includes(pid)) {
+                continue;
+            }
+            let argv: string[];
+            try {
+                argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+            } catch {
+                continue;
+            }
+            const main = argv.findIndex(a => /fake-sandy[\\/]main\.js$/.test(a));
+            const inBackend = backend !== undefined && descendsFrom(pid, backend);
+            const probe = main >= 0 && PROBE_FLAGS.has(argv[main + 1] ?? '');
+            if (!inBackend || (main >= 0 && !probe)) {
+                stray.push(`${pid}: ${argv.join(' ').slice(0, 200)}`);
+            }
+        }
+        return stray;
+    }
+
+    /**
+     * Theia's own children of a backend that {@link restartBackend} killed, still running: its plugin
+     * host has no parent-death check (and stops plugins from exiting it), so it outlives a `kill -9`
+     * of its backend. Not sandy's; {@link strayProcesses} leaves them out, and {@link stop} ends them.
+     */
+    theiaOrphans(): number[] {
+        return processesWithHome(this.home).filter(pid => {
+            try {
+                const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+                const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+                return this.killedBackends.includes(pgid) && !/fake-sandy/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+            } catch {
+                return false;
+            }
+        });
+    }
+
+    /** The pid written into a workspace's lock, if the lock exists. */
+    lockHolderOf(workspace: string): number | undefined {
+        try {
+            return parseInt(fs.readFileSync(path.join(this.lockDirOf(workspace), 'pid'), 'utf8').trim(), 10) || undefined;
+        } catch {
+            return undefined;
+        }
+    }
+
+    /**
+     * The environment of a user's shell in this scratch world, for running sandy "by hand" (e.g.
+     * `sandy --start` in a terminal): this run's HOME, TMPDIR and PATH (the fake first), and the
+     * fake's knobs as the backend has them.
+     */
+    shellEnv(): Record<string, string> {
+        const env: Record<string, string> = {};
+        for (const [name, value] of Object.entries(this.backendEnv(process.env.SANDY_E2E_APP_DIR || APP_DIR))) {
+            if (value !== undefined && !/^(SANDY_IDE_|THEIA_)/.test(name)) {
+                env[name] = value;
+            }
+        }
+        return env;
+    }
+
+    /**
+     * sandy typed into a terminal of the user's (not the IDE's): `sandy <args>` on a PTY of its own
+     * (node-pty), in `cwd`, with {@link shellEnv}. Ended by {@link stop} at the latest.
+     */
+    runInTerminal(args: string[], cwd = this.workspace): ShellSandy {
+        const shell = new ShellSandy(pty.spawn(path.join(FAKE_SANDY_BIN_DIR, 'sandy'), args, {
+            name: 'xterm-256color', cols: 100, rows: 30, cwd, env: this.shellEnv()
+        }), args);
+        this.terminals.push(shell);
+        return shell;
+    }
+
+    /**
+     * Ends every daemon session of this run as a user would from a shell (`sandy --stop` in its
+     * workspace), then kills whatever of them is left: a test's clean-up, so the next test starts
+     * with no session of an earlier one.
+     */
+    async stopDaemons(): Promise<void> {
+        for (const shell of this.terminals.splice(0)) {
+            shell.kill();
+        }
+        const workspaces = new Set(this.containers().filter(c => c.daemon).map(c => c.workspace));
+        for (const workspace of workspaces) {
+            spawnSync(path.join(FAKE_SANDY_BIN_DIR, 'sandy'), ['--stop'], { cwd: workspace, env: this.shellEnv(), timeout: 30_000, stdio: 'ignore' });
+        }
+        for (const p of this.sandyProcesses().filter(p => p.supervisor || p.args[0] === '--attach' || p.args[0] === '--start')) {
+            try {
+                process.kill(p.pid, 'SIGKILL');
+            } catch {
+                // Gone meanwhile.
+            }
+        }
+        await poll(() => this.containers().length === 0 && this.supervisors().length === 0,
+            { timeout: 20_000, message: 'the daemon sessions of the test to end' }).catch(() => undefined);
+    }
+
+    /** The backend's pid (the Node process of lib/backend/main.js). */
+    get backendPid(): number | undefined {
+        return this.child?.pid;
+    }
+
+    /**
+     * The backend crashes: `kill -9` of its process (no graceful stop, no onStop), then a new
+     * backend on the same port, HOME and data dir (so the page's origin, its stored layout and the
+     * IDE's records are the same). What the old one started in sessions of its own lives on, as it would.
+     */
+    async restartBackend(): Promise<void> {
+        const child = this.child;
+        if (!child?.pid || this.exit) {
+            throw new Error(`restartBackend: the backend is not running${this.exit ? ` (${this.deathNotice() ?? 'it exited'})` : ''}`);
+        }
+        const port = this.port;
+        this.stopping = true;
+        this.killedBackends.push(child.pid);
+        process.kill(child.pid, 'SIGKILL');
+        await poll(() => !!this.exit, { timeout: 10_000, message: 'the killed backend to exit' });
+        this.restarts++;
+        this.stopping = false;
+        this.exit = undefined;
+        this.port = 0;
+        this.output = '';
+        const appDir = process.env.SANDY_E2E_APP_DIR || APP_DIR;
+        await this.spawnBackend(appDir, path.join(appDir, BACKEND_MAIN), port);
+        if (this.port !== port) {
+            throw new Error(`the restarted backend listens on ${this.port}, not on ${port}`);
+        }
+    }
+
     /** Ends the backend's process group, then anything else still running with this run's HOME. */
     async stop(): Promise<void> {
         this.stopping = true;
+        for (const shell of this.terminals.splice(0)) {
+            shell.kill();
+        }
         const child = this.child;
         if (child?.pid && !this.exit) {
             signalGroup(child.pid, 'SIGTERM');
@@ -236,6 +512,7 @@ export class SandyIde {
         fs.mkdirSync(settingsDir, { recursive: true });
         fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
             'sandy.passEnvironment': FAKE_KNOBS,
+            ...this.options.settings,
             ...this.options.trustWorkspace === false ? {} : { 'security.workspace.trust.trustedFolders': [pathToFileURL(this.workspace).toString()] }
         }, undefined, 4));
         resetResultsDir();
@@ -275,10 +552,13 @@ export class SandyIde {
         return env;
     }
 
-    protected async spawnBackend(appDir: string, main: string): Promise<void> {
-        const log = fs.createWriteStream(this.logFile);
+    protected async spawnBackend(appDir: string, main: string, port = 0): Promise<void> {
+        const log = fs.createWriteStream(this.logFile, { flags: this.restarts ? 'a' : 'w' });
+        if (this.restarts) {
+            log.write(`\n----- [e2e] backend restarted after kill -9 (${this.restarts}) -----\n`);
+        }
         // Port 0: the kernel picks a free port and the backend prints it — no race with other runs.
-        const child = spawn(process.execPath, [main, this.workspace, '--hostname', '127.0.0.1', '--port', '0'], {
+        const child = spawn(process.execPath, [main, this.workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
             cwd: appDir,
             env: this.backendEnv(appDir),
             detached: true,
@@ -298,7 +578,9 @@ export class SandyIde {
         child.stdout!.on('data', collect);
         child.stderr!.on('data', collect);
         child.on('exit', (code, signal) => {
-            this.exit = { code, signal };
+            if (this.child === child) {
+                this.exit = { code, signal };
+            }
             log.end();
         });
         await poll(() => {
@@ -317,6 +599,25 @@ export class SandyIde {
     protected sweep(): void {
         killProcessesWithHome(this.home);
     }
+}
+
+/** sandy's fast paths the backend runs on pipes to read state (not sessions). */
+export const PROBE_FLAGS: ReadonlySet<string> = new Set(['--print-state', '--print-schema', '--print-version', '--print-protected-paths', '--validate-config', '--version', '-v']);
+
+/** True if `ancestor` is `pid`'s parent, grandparent, … (/proc/<pid>/stat field 4). */
+function descendsFrom(pid: number, ancestor: number): boolean {
+    let current = pid;
+    for (let depth = 0; depth < 64 && current > 1; depth++) {
+        const parent = parentOf(current);
+        if (parent === undefined) {
+            return false;
+        }
+        current = parent;
+        if (current === ancestor) {
+            return true;
+        }
+    }
+    return false;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

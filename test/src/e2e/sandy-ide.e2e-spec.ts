@@ -10,12 +10,13 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import { E2eBrowser } from './browser';
-import { useSandyIde } from './suite';
-import { pidAlive, SandyIde } from './harness';
+import { E2eSuite, useSandyIde } from './suite';
+import { pidAlive, PROBE_FLAGS, SandyIde } from './harness';
 import { httpGet, tryWebSocket } from './http-probe';
-import { poll } from '../support/poll';
+import { holdsFor, poll } from '../support/poll';
 import { escapeRegExp, SandyApp } from './page-objects/sandy-app';
 import { SandyTerminal } from './page-objects/sandy-terminal';
+import { THEIA_TOASTS, ToastLog } from './page-objects/theia-widgets';
 
 /** kill(pid, 0) must fail with ESRCH: the process is really gone, not merely unreachable. */
 function processGone(pid: number): boolean {
@@ -43,11 +44,6 @@ describe('Sandy IDE (end to end)', () => {
         return terminal;
     }
 
-    /** The pid shown in the status bar for the focused sandy tab. */
-    function activePid(app: SandyApp): Promise<number> {
-        return app.poll(() => app.statusBar().activePid(), 'the status bar to show the session pid');
-    }
-
     describe('Projects view', () => {
         it('lists the open workspace as a fresh project with its ~ path', async () => {
             const app = await browser.openApp(ide);
@@ -69,14 +65,24 @@ describe('Sandy IDE (end to end)', () => {
             expect(await terminal.title()).to.equal(`sandy: ${ide.projectName}`);
             expect(await terminal.isCurrent()).to.equal(true);
 
-            // Side effects: a real process holds sandy's workspace lock.
-            const pid = await activePid(app);
-            expect(pidAlive(pid), `sandy pid ${pid} alive`).to.equal(true);
-            await app.poll(() => ide.lockHolder() === pid, `the workspace lock to name pid ${pid}`);
+            // Side effects: a daemon session (the default mode) runs: sandy's supervisor holds the
+            // workspace lock and owns the container, and the IDE's attach client shows it.
+            const daemon = await ide.attachedDaemon();
+            expect(pidAlive(daemon.supervisor), `supervisor ${daemon.supervisor} alive`).to.equal(true);
+            expect(ide.lockHolder()).to.equal(daemon.supervisor);
+            await app.poll(async () => (await app.statusBar().activeSession())?.startsWith('daemon · '), 'the status bar to show the daemon session');
             expect(await app.statusBar().sessionCount()).to.equal(1);
 
-            // The PTY has the tab's size, not a default 80×24.
-            const geometry = await terminal.geometry();
+            // The PTY has the tab's size, not a default 80×24. The tab's banner ("Starting the daemon
+            // session…") went once the IDE's client attached, and the xterm grew: the new size goes
+            // as an RPC and reaches the agent through the attach client's PTY while the keys of
+            // `size` travel on the terminal channel, so first wait until the agent has redrawn its
+            // box at the tab's size.
+            await app.poll(async () => !await terminal.banner.isVisible(), 'the daemon banner to go once attached');
+            const geometry = await app.poll(async () => {
+                const g = await terminal.geometry();
+                return (await terminal.text()).includes(`size: ${g.rows}\u00d7${g.cols}`) ? g : undefined;
+            }, 'the agent to draw its box at the tab\'s size');
             expect(await terminal.reportedSize()).to.deep.equal(geometry);
             expect(geometry).to.not.deep.equal({ rows: 24, cols: 80 });
 
@@ -111,33 +117,40 @@ describe('Sandy IDE (end to end)', () => {
     });
 
     describe('notifications', () => {
-        it('turns OSC 9 into a notification with Show, and marks the tab unread when it is not in view', async () => {
+        it('turns OSC 9 into a notification with Show when its tab is not in view, and marks the tab unread; none while it is', async () => {
             const first = await browser.openApp(ide);
+            const toasts = await ToastLog.install(first.page, THEIA_TOASTS);
             const firstTerminal = await openSession(first);
 
-            // Focused tab: a notification, but nothing to mark.
+            // Focused tab: the user is looking at it — no toast, nothing to mark.
             await firstTerminal.enter('osc9 focused-ping-e2e');
-            const focusedToast = await first.notifications().waitFor(`sandy (${ide.projectName}): focused-ping-e2e`);
-            expect(await first.notifications().action(focusedToast, 'Show').isVisible()).to.equal(true);
-            expect(await firstTerminal.title()).to.equal(`sandy: ${ide.projectName}`);
+            await firstTerminal.waitForText('[osc9 sent]');
+            await holdsFor(async () => toasts.count('focused-ping-e2e') === 0 && await firstTerminal.title() === `sandy: ${ide.projectName}`, 3_000,
+                'no toast and no mark for a notification whose tab is in view');
 
-            // The tab out of view: the agent pings while the user reads the Welcome page. The keystrokes
-            // come from a second window on the same session, since this one's keyboard is elsewhere.
+            // The tab out of view: the agent pings while the user reads the Welcome page.
+            await firstTerminal.enter('later 2 osc9 ping-e2e');
+            await firstTerminal.waitForText('[later 2s: osc9 ping-e2e]');
             await first.focusWelcomeTab();
-            const second = await browser.openApp(ide);
-            const secondTerminal = await openSession(second);
-            await secondTerminal.enter('osc9 ping-e2e');
-
             const toast = await first.notifications().waitFor(`sandy (${ide.projectName}): ping-e2e`);
             await first.poll(async () => (await firstTerminal.title()) === `● sandy: ${ide.projectName}`, 'the tab title to get the ● prefix');
-            // The window whose tab had focus shows the notification too, without the mark.
-            await second.notifications().waitFor(`sandy (${ide.projectName}): ping-e2e`);
-            expect(await secondTerminal.title()).to.equal(`sandy: ${ide.projectName}`);
 
             // Show brings the tab back and clears the mark.
             await first.notifications().action(toast, 'Show').click();
             await first.poll(() => firstTerminal.isCurrent(), 'Show to bring the sandy tab to the front');
             await first.poll(async () => (await firstTerminal.title()) === `sandy: ${ide.projectName}`, 'the ● prefix to go');
+
+            // A second window showing the session (its tab in view there): the user sees it, so no window toasts;
+            // the first window's tab, out of view, is still marked.
+            await first.focusWelcomeTab();
+            const second = await browser.openApp(ide);
+            const secondToasts = await ToastLog.install(second.page, THEIA_TOASTS);
+            const secondTerminal = await openSession(second);
+            await secondTerminal.enter('osc9 seen-in-second-e2e');
+            await secondTerminal.waitForText('[osc9 sent]');
+            await first.poll(async () => (await firstTerminal.title()) === `● sandy: ${ide.projectName}`, 'the first window\'s tab to be marked');
+            await holdsFor(() => toasts.count('seen-in-second-e2e') + secondToasts.count('seen-in-second-e2e') === 0, 3_000,
+                'no toast in either window while the session is in view in one');
         });
 
         it('copies OSC 52 text to the browser clipboard', async () => {
@@ -150,84 +163,7 @@ describe('Sandy IDE (end to end)', () => {
         });
     });
 
-    describe('lifecycle', () => {
-        it('stops the session from the command palette, then relaunches it', async () => {
-            const app = await browser.openApp(ide);
-            const terminal = await openSession(app);
-            await terminal.focus();
-            const pid = await activePid(app);
-            await app.poll(() => ide.lockHolder() === pid, `the workspace lock to name pid ${pid}`);
-
-            await app.commandPalette().run('Sandy: Stop');
-
-            await app.poll(() => processGone(pid), `sandy pid ${pid} to exit (kill -0 → ESRCH)`);
-            await app.poll(() => !fs.existsSync(ide.lockDir), `the lock ${ide.lockDir} to be released`);
-            await terminal.waitForText(/^sandy stopped \(.*\)\.$/m);
-            expect(await terminal.banner.isVisible()).to.equal(true);
-            expect(await terminal.banner.textContent()).to.match(/^sandy stopped/);
-            await app.poll(async () => (await terminal.title()) === `sandy: ${ide.projectName} (ended)`, 'the tab title to say (ended)');
-            await app.poll(async () => await app.statusBar().sessionCount() === 0, 'the status bar to count no sessions');
-            expect(ide.sandySessions()).to.deep.equal([]);
-
-            await terminal.relaunchButton.click();
-            await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
-            const newPid = await app.poll(async () => {
-                const p = await app.statusBar().activePid();
-                return p !== undefined && p !== pid ? p : undefined;
-            }, 'a new session pid in the status bar');
-            expect(pidAlive(newPid)).to.equal(true);
-            await app.poll(() => ide.lockHolder() === newPid, `the lock to name the new pid ${newPid}`);
-            expect(await terminal.banner.isVisible()).to.equal(false);
-            expect(await terminal.title()).to.equal(`sandy: ${ide.projectName}`);
-            expect(await app.statusBar().sessionCount()).to.equal(1);
-        });
-
-        it('reattaches after a reload without a new process, and from a second window', async () => {
-            const app = await browser.openApp(ide);
-            const terminal = await openSession(app);
-            await terminal.enter('echo before-reload-e2e');
-            await terminal.waitForText(/^before-reload-e2e$/m);
-            const pid = await activePid(app);
-            expect(ide.sandySessions()).to.deep.equal([pid]);
-
-            await app.reload();
-            // The layout restorer brings the tab back; the Welcome page may be in front of it.
-            const restored = await app.terminal(ide.projectName, 30_000);
-            await restored.activate();
-            await restored.waitForText(/^before-reload-e2e$/m);
-            expect(await activePid(app)).to.equal(pid);
-            expect(ide.sandySessions()).to.deep.equal([pid]);
-            expect(ide.lockHolder()).to.equal(pid);
-            await restored.enter('echo after-reload-e2e');
-            await restored.waitForText(/^after-reload-e2e$/m);
-
-            // A second window (fresh profile, nothing restored) joins through the Projects menu.
-            const second = await browser.openApp(ide);
-            await second.openSandyView();
-            await second.poll(async () => await second.projectRow(ide.projectName).getAttribute('data-state', { timeout: 1000 }) === 'running', 'the project to show as running');
-            await second.projectMenu(ide.projectName, 'Reattach');
-            const joined = await second.terminal(ide.projectName);
-            await joined.waitForText(/^after-reload-e2e$/m);
-            expect(await activePid(second)).to.equal(pid);
-            await joined.enter('echo from-second-window-e2e');
-            await joined.waitForText(/^from-second-window-e2e$/m);
-            // Both windows view the one session.
-            await restored.waitForText(/^from-second-window-e2e$/m);
-            expect(ide.sandySessions()).to.deep.equal([pid]);
-
-            // Close the tab (it only detaches) and Reattach in the same page: a live tab, not a blank one
-            // whose channel collides with the closed tab's.
-            await joined.tab.locator('.lm-TabBar-tabCloseIcon').click();
-            await second.poll(async () => await second.terminalTabs(ide.projectName).count() === 0, 'the closed tab to go');
-            await second.projectMenu(ide.projectName, 'Reattach');
-            const again = await second.terminal(ide.projectName);
-            await again.waitForText(/^from-second-window-e2e$/m);
-            await again.enter('echo reattached-same-page-e2e');
-            await again.waitForText(/^reattached-same-page-e2e$/m);
-            await restored.waitForText(/^reattached-same-page-e2e$/m);
-            expect(ide.sandySessions()).to.deep.equal([pid]);
-        });
-    });
+    describeLifecycle(() => suite, 'daemon');
 
     describe('host guard', () => {
         it('refuses a foreign Origin or Host and accepts the IDE\'s own', async () => {
@@ -268,6 +204,159 @@ describe('Sandy IDE (end to end)', () => {
                     { message: `the backend log to record "${reason}"`, timeout: 5_000 });
             }
         });
+    });
+});
+
+/**
+ * Stop, Relaunch, reload and a second window: the same for both session modes, with what really
+ * runs checked per mode. Foreground: one sandy on the IDE's PTY, which holds the lock and shows its
+ * pid in the status bar. Daemon: sandy's supervisor (holds the lock, owns the container) and the
+ * IDE's one attach client.
+ */
+function describeLifecycle(getSuite: () => E2eSuite, mode: 'daemon' | 'foreground'): void {
+    describe(`lifecycle (${mode} sessions)`, () => {
+        let ide: SandyIde;
+        let browser: E2eBrowser;
+
+        before(() => {
+            ({ ide, browser } = getSuite());
+        });
+
+        async function openSession(app: SandyApp): Promise<SandyTerminal> {
+            const terminal = await app.launch(ide.projectName);
+            await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
+            return terminal;
+        }
+
+        /** The processes that are the session (the lock holder first), once it holds the lock; the status bar agrees. */
+        async function sessionProcesses(app: SandyApp, not?: number): Promise<number[]> {
+            if (mode === 'foreground') {
+                const pid = await app.poll(async () => {
+                    const p = await app.statusBar().activePid();
+                    return p !== undefined && p !== not ? p : undefined;
+                }, 'the status bar to show the session pid');
+                await app.poll(() => ide.lockHolder() === pid, `the workspace lock to name pid ${pid}`);
+                return [pid];
+            }
+            const daemon = await poll(() => {
+                const d = ide.runningDaemon();
+                return d && d.supervisor !== not && d.clients.length === 1 && d.container.attached === 1 ? d : undefined;
+            }, { message: 'the daemon session: its supervisor holding the lock, its container, one attach client', abort: () => ide.deathNotice() });
+            await app.poll(async () => (await app.statusBar().activeSession())?.startsWith('daemon · '), 'the status bar to show the daemon session');
+            return [daemon.supervisor, ...daemon.clients];
+        }
+
+        /** The session's processes as they are now (the same shape as {@link sessionProcesses}). */
+        function runningNow(): number[] {
+            if (mode === 'foreground') {
+                return ide.sandySessions();
+            }
+            const d = ide.runningDaemon();
+            return d ? [d.supervisor, ...d.clients] : [];
+        }
+
+        /** How the tab says the session ended after Stop. */
+        const STOPPED = mode === 'foreground' ? /^sandy stopped \(.*\)\.$/m : /^The daemon session was stopped \(sandy --stop\)\.$/m;
+
+        it('stops the session from the command palette, then relaunches it', async () => {
+            const app = await browser.openApp(ide);
+            const terminal = await openSession(app);
+            await terminal.focus();
+            const pids = await sessionProcesses(app);
+
+            await app.commandPalette().run('Sandy: Stop');
+
+            for (const pid of pids) {
+                await app.poll(() => processGone(pid), `sandy pid ${pid} to exit (kill -0 → ESRCH)`);
+            }
+            await app.poll(() => !fs.existsSync(ide.lockDir), `the lock ${ide.lockDir} to be released`);
+            await terminal.waitForText(STOPPED);
+            expect(await terminal.banner.isVisible()).to.equal(true);
+            expect(await terminal.banner.textContent()).to.match(new RegExp(STOPPED.source.replace(/\$$/, '')));
+            await app.poll(async () => (await terminal.title()) === `sandy: ${ide.projectName} (ended)`, 'the tab title to say (ended)');
+            await app.poll(async () => await app.statusBar().sessionCount() === 0, 'the status bar to count no sessions');
+            expect(ide.sandySessions()).to.deep.equal([]);
+            expect(ide.leftovers(), 'sandy processes, lock and containers left').to.deep.equal([]);
+
+            await terminal.relaunchButton.click();
+            await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
+            const relaunched = await sessionProcesses(app, pids[0]);
+            expect(pidAlive(relaunched[0])).to.equal(true);
+            expect(ide.lockHolder()).to.equal(relaunched[0]);
+            expect(await terminal.banner.isVisible()).to.equal(false);
+            expect(await terminal.title()).to.equal(`sandy: ${ide.projectName}`);
+            expect(await app.statusBar().sessionCount()).to.equal(1);
+        });
+
+        it('reattaches after a reload without a new process, and from a second window', async () => {
+            const app = await browser.openApp(ide);
+            const terminal = await openSession(app);
+            await terminal.enter('echo before-reload-e2e');
+            await terminal.waitForText(/^before-reload-e2e$/m);
+            const pids = await sessionProcesses(app);
+            expect(runningNow()).to.deep.equal(pids);
+
+            await app.reload();
+            // The layout restorer brings the tab back; the Welcome page may be in front of it.
+            const restored = await app.terminal(ide.projectName, 30_000);
+            await restored.activate();
+            await restored.waitForText(/^before-reload-e2e$/m);
+            expect(await sessionProcesses(app)).to.deep.equal(pids);
+            expect(runningNow()).to.deep.equal(pids);
+            expect(ide.lockHolder()).to.equal(pids[0]);
+            await restored.enter('echo after-reload-e2e');
+            await restored.waitForText(/^after-reload-e2e$/m);
+
+            // A second window (fresh profile, nothing restored) joins through the Projects menu.
+            const second = await browser.openApp(ide);
+            await second.openSandyView();
+            await second.poll(async () => await second.projectRow(ide.projectName).getAttribute('data-state', { timeout: 1000 }) === 'running', 'the project to show as running');
+            await second.projectMenu(ide.projectName, 'Reattach');
+            const joined = await second.terminal(ide.projectName);
+            await joined.waitForText(/^after-reload-e2e$/m);
+            // One tab of the session in each window: the second window's Reattach opened none twice.
+            expect(await second.terminalTabs(ide.projectName).count(), 'the second window\'s tabs of the session').to.equal(1);
+            expect(await app.terminalTabs(ide.projectName).count(), 'the first window\'s tabs of the session').to.equal(1);
+            expect(await sessionProcesses(second)).to.deep.equal(pids);
+            await joined.enter('echo from-second-window-e2e');
+            await joined.waitForText(/^from-second-window-e2e$/m);
+            // Both windows view the one session (a daemon's through the IDE's one attach client).
+            await restored.waitForText(/^from-second-window-e2e$/m);
+            expect(runningNow()).to.deep.equal(pids);
+
+            // Close the tab (it only detaches) and Reattach in the same page: a live tab, not a blank one
+            // whose channel collides with the closed tab's.
+            await joined.tab.locator('.lm-TabBar-tabCloseIcon').click();
+            await second.poll(async () => await second.terminalTabs(ide.projectName).count() === 0, 'the closed tab to go');
+            await second.projectMenu(ide.projectName, 'Reattach');
+            const again = await second.terminal(ide.projectName);
+            await again.waitForText(/^from-second-window-e2e$/m);
+            expect(await second.terminalTabs(ide.projectName).count(), 'tabs after the same-page Reattach').to.equal(1);
+            await again.enter('echo reattached-same-page-e2e');
+            await again.waitForText(/^reattached-same-page-e2e$/m);
+            await restored.waitForText(/^reattached-same-page-e2e$/m);
+            expect(runningNow()).to.deep.equal(pids);
+        });
+    });
+}
+
+describe('Sandy IDE with foreground sessions (end to end)', () => {
+    // The user chose foreground sessions (sandy.sessionMode): sandy on the IDE's PTY, no daemon.
+    const suite = useSandyIde({ label: 'foreground', settings: { 'sandy.sessionMode': 'foreground' } });
+
+    describeLifecycle(() => suite, 'foreground');
+
+    it('runs no daemon: no supervisor, no container, sandy itself holds the lock', async () => {
+        const { ide, browser } = suite;
+        const app = await browser.openApp(ide);
+        const terminal = await app.launch(ide.projectName);
+        await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
+        const pid = await app.poll(() => app.statusBar().activePid(), 'the status bar to show the session pid');
+        await app.poll(() => ide.lockHolder() === pid, `the workspace lock to name pid ${pid}`);
+        const processes = ide.sandyProcesses().filter(p => p.cwd === ide.workspace && !PROBE_FLAGS.has(p.args[0] ?? ''));
+        expect(processes.map(p => ({ pid: p.pid, supervisor: p.supervisor, tty: p.tty, daemonClient: p.args.some(a => a === '--start' || a === '--attach') })))
+            .to.deep.equal([{ pid, supervisor: false, tty: true, daemonClient: false }]);
+        expect(ide.containers().filter(c => c.daemon)).to.deep.equal([]);
     });
 });
 

@@ -75,12 +75,11 @@ export function newContainerId(): string {
 }
 
 /**
- * All container records. A bare (non-daemon) session's container is `docker
- * run --rm -it` in sandy's foreground, so it is treated as gone once its
- * owner is gone; daemon containers outlive their supervisor (`--restart
- * unless-stopped`, D9) and stay until --stop removes them.
+ * Every container record as it is on disk, in no order, nothing pruned: what the tests read to see
+ * what is left of a session whatever --print-state makes of it. A record removed (or being replaced)
+ * while it is read is skipped.
  */
-export function listSessions(sandyHome: string): SessionRecord[] {
+export function readSessionRecords(sandyHome: string): SessionRecord[] {
     const dir = sessionsDir(sandyHome);
     let names: string[] = [];
     try {
@@ -88,12 +87,18 @@ export function listSessions(sandyHome: string): SessionRecord[] {
     } catch {
         return [];
     }
+    return names.flatMap(n => readJson<SessionRecord>(path.join(dir, n)) ?? []);
+}
+
+/**
+ * All container records. A bare (non-daemon) session's container is `docker
+ * run --rm -it` in sandy's foreground, so it is treated as gone once its
+ * owner is gone; daemon containers outlive their supervisor (`--restart
+ * unless-stopped`, D9) and stay until --stop removes them.
+ */
+export function listSessions(sandyHome: string): SessionRecord[] {
     const res: SessionRecord[] = [];
-    for (const n of names) {
-        const rec = readJson<SessionRecord>(path.join(dir, n));
-        if (!rec) {
-            continue;
-        }
+    for (const rec of readSessionRecords(sandyHome)) {
         if (!rec.daemon && !pidAlive(rec.ownerPid)) {
             removeSession(sandyHome, rec.id);
             continue;

@@ -7,6 +7,12 @@
  * daemon session (whichever --attach client is connected).
  */
 
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** Real agents' recorded screens (test/fixtures/agent-screens), from test/lib/fake-sandy. */
+const AGENT_SCREENS = path.resolve(__dirname, '..', '..', 'fixtures', 'agent-screens');
+
 export interface TuiSink {
     /** Returns false when the consumer wants us to wait for drain (back-pressure). */
     write(s: string): boolean;
@@ -38,6 +44,10 @@ const HELP = [
     '                         (ESC Ptmux; … ESC \\), as an agent inside sandy\'s tmux must to reach the IDE',
     '  repeat <n> <command>   run <command> n times at once, without its "[… sent]" lines; {n} in',
     '                         <command> is the 1-based count',
+    '  later <s> <command>    run <command> after <s> seconds (input goes on meanwhile): an agent that',
+    '                         asks for you while you look elsewhere',
+    '  every <s> <command>    run <command> every <s> seconds until the agent ends (steady output)',
+    '  show <agent>/<screen>  draw a real agent\'s recorded screen (test/fixtures/agent-screens) and wait',
     '  bell                   BEL',
     '  echo <text>            print <text>',
     '  env                    print the environment, sorted',
@@ -306,6 +316,18 @@ export class FakeTui {
         }
     }
 
+    /** FAKE_SANDY_EVENT_LOG: `<epoch ms> <command>` for each scheduled command as it runs (the bench times what follows from it). */
+    private logEvent(command: string): void {
+        const file = this.opts.env.FAKE_SANDY_EVENT_LOG;
+        if (file) {
+            try {
+                fs.appendFileSync(file, `${Date.now()} ${command}\n`);
+            } catch {
+                // A log that cannot be written changes nothing in the session.
+            }
+        }
+    }
+
     private sent(what: string): void {
         if (!this.quiet) {
             this.println(`[${what} sent]`);
@@ -372,6 +394,20 @@ export class FakeTui {
             case 'echo':
                 this.println(arg);
                 return;
+            case 'show': {
+                // A real agent's recorded screen (test/fixtures/agent-screens/<agent>/<scenario>.txt), drawn as the
+                // agent drew it: an agent waiting at its own dialog for the IDE's prompt detection.
+                const name = arg.trim();
+                const file = path.join(AGENT_SCREENS, `${name}.txt`);
+                if (!/^[a-z]+\/[a-z0-9-]+$/.test(name) || !fs.existsSync(file)) {
+                    this.println(`show: no recorded screen ${name}`);
+                    return;
+                }
+                const lines = fs.readFileSync(file, 'utf8').split('\n').slice(0, this.rows);
+                this.write(`${ESC}[H${ESC}[2J` + lines.map((l, i) => `${ESC}[${i + 1};1H${l}`).join(''));
+                this.noPrompt = true;
+                return;
+            }
             case 'raw':
                 // Like printf: \n, \r and \e escapes, no newline and no "> " after it (an agent drawing a prompt and waiting).
                 this.write(arg.replace(/\\n/g, '\r\n').replace(/\\r/g, '\r').replace(/\\e/g, ESC));
@@ -385,6 +421,41 @@ export class FakeTui {
                     this.passthrough = false;
                 }
                 return;
+            case 'later': {
+                const k = arg.indexOf(' ');
+                const seconds = Number(k < 0 ? arg : arg.slice(0, k));
+                if (!Number.isFinite(seconds) || seconds < 0 || k < 0) {
+                    this.println('usage: later <seconds> <command>');
+                    return;
+                }
+                const command = arg.slice(k + 1).trim();
+                this.println(`[later ${seconds}s: ${command}]`);
+                setTimeout(() => {
+                    if (!this.ended) {
+                        this.logEvent(command);
+                        void this.run(command);
+                    }
+                }, seconds * 1000);
+                return;
+            }
+            case 'every': {
+                const k = arg.indexOf(' ');
+                const seconds = Number(k < 0 ? arg : arg.slice(0, k));
+                if (!Number.isFinite(seconds) || seconds < 0.05 || k < 0) {
+                    this.println('usage: every <seconds ≥ 0.05> <command>');
+                    return;
+                }
+                const command = arg.slice(k + 1).trim();
+                this.println(`[every ${seconds}s: ${command}]`);
+                const timer = setInterval(() => {
+                    if (this.ended) {
+                        clearInterval(timer);
+                    } else {
+                        void this.run(command);
+                    }
+                }, seconds * 1000);
+                return;
+            }
             case 'repeat': {
                 const k = arg.indexOf(' ');
                 const n = parseInt(k < 0 ? arg : arg.slice(0, k), 10);

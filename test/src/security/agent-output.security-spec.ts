@@ -111,6 +111,19 @@ describe('Agent output is text (security)', () => {
         await terminal.waitForText(done);
     }
 
+    /**
+     * The same, sent a second later while the user looks away (the Projects view has the keyboard; the
+     * sandy tab stays in view): a notification whose tab has the focus is no toast, and these attacks are on toasts.
+     */
+    async function agentWhileAway(app: SandyApp, terminal: SandyTerminal, line: string, done: RegExp = SENT): Promise<void> {
+        await terminal.enter('clear');
+        await poll(async () => !done.test(await terminal.text()), { message: `the screen to clear before ${line}` });
+        await terminal.enter(`later 1 ${line}`);
+        await app.lookAway();
+        // A scheduled command prints after the prompt that followed it: "> [osc9 sent]".
+        await terminal.waitForText(new RegExp(done.source.replace(/\^/g, '^(?:> )?'), done.flags));
+    }
+
     /** The toasts' messages as text, and the toasts' elements a click could act on. */
     function toasts(app: SandyApp): Locator {
         return app.page.locator('.theia-notification-toasts .theia-notification-list-item');
@@ -161,7 +174,7 @@ describe('Agent output is text (security)', () => {
         const hostTerminals = await app.page.locator(HOST_TERMINALS).count();
 
         const link = `[Show details](command:workbench.action.terminal.sendSequence?${encodeURIComponent(JSON.stringify({ text: `touch ${marker}\n` }))})`;
-        await agent(terminal, `tmux osc9 ${link}`);
+        await agentWhileAway(app, terminal, `tmux osc9 ${link}`);
 
         const toast = await app.notifications().waitFor('Show details');
         await clickEverythingIn(app, toast);
@@ -187,7 +200,7 @@ describe('Agent output is text (security)', () => {
 
         const title = '<a href="command:terminal:new">Build</a>';
         const body = '<img src=x onerror=alert(1)> **bold** _it_ `code` ~~gone~~ &amp; \\*star $(zap) ![x](http://127.0.0.1:9/pixel)';
-        await agent(terminal, `tmux osc777 ${title};${body}`);
+        await agentWhileAway(app, terminal, `tmux osc777 ${title};${body}`);
         const htmlToast = await app.notifications().waitFor('Build');
         await clickEverythingIn(app, htmlToast);
         await assertNoHarm(app, hostTerminals);
@@ -195,7 +208,7 @@ describe('Agent output is text (security)', () => {
         expect((await htmlMessage.textContent())?.trim()).to.equal(`sandy (${ide.projectName}): ${title}: ${body}`);
         expect(await markupIn(htmlMessage), 'markup in the toast').to.deep.equal([]);
 
-        await agent(terminal, 'tmux osc99 <command:terminal:new> opens a terminal');
+        await agentWhileAway(app, terminal, 'tmux osc99 <command:terminal:new> opens a terminal');
         const autolinkToast = await app.notifications().waitFor('opens a terminal');
         await clickEverythingIn(app, autolinkToast);
         await assertNoHarm(app, hostTerminals);
@@ -207,7 +220,8 @@ describe('Agent output is text (security)', () => {
         const before = await notificationCount(app.page);
         await agent(terminal, 'tmux title [evil](command:terminal:new)');
         await agent(terminal, 'bell');
-        await holdsFor(async () => await terminal.title() === `sandy: ${ide.projectName}` && !(await app.page.title()).includes('evil'), 1_000,
+        // (Its ● is the unread mark of the notifications above, sent while the user looked away.)
+        await holdsFor(async () => (await terminal.title()).replace(/^● /, '') === `sandy: ${ide.projectName}` && !(await app.page.title()).includes('evil'), 1_000,
             'the tab and window titles to stay the IDE\'s');
         expect(await notificationCount(app.page), 'notifications after a title and a bell').to.equal(before);
     });
@@ -215,7 +229,7 @@ describe('Agent output is text (security)', () => {
     it('1,000 OSC 9 notifications in a burst make a handful of toasts, the last one counting the rest', async () => {
         const app = await browser.openApp(ide);
         const terminal = await openSession(app);
-        await agent(terminal, 'repeat 1000 tmux osc9 flood-{n}-e2e');
+        await agentWhileAway(app, terminal, 'repeat 1000 tmux osc9 flood-{n}-e2e');
 
         // The first shows at once; the rest are folded into one that names the latest and counts the others.
         await app.notifications().waitFor('flood-1000-e2e');

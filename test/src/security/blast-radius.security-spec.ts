@@ -275,7 +275,8 @@ describe('Launch refuses blast-radius folders (security)', () => {
         const terminal = await app.launch(ide.projectName);
         await terminal.waitForText(`sandbox: ${sandboxName(ide.workspace)}`);
         await app.poll(() => ide.sandySessionsIn(ide.workspace).length === 1, 'the session in the project folder');
-        expect(runs(w).some(r => r.cwd === ide.workspace && !r.args[0].startsWith('--')), 'the launch ran in the project folder').to.equal(true);
+        // A daemon session's launch is `sandy --start` (a foreground one, bare sandy): in the project folder.
+        expect(runs(w).some(r => r.cwd === ide.workspace && (r.args[0] === '--start' || !(r.args[0] ?? '').startsWith('--'))), 'the launch ran in the project folder').to.equal(true);
         assertNoHarm();
         await app.projectMenu(ide.projectName, 'Stop');
         await app.poll(() => ide.sandySessionsIn(ide.workspace).length === 0, 'the session to stop');

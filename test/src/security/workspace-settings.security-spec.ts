@@ -20,6 +20,7 @@ import * as path from 'path';
 import { E2eBrowser } from '../e2e/browser';
 import { FAKE_SANDY_BIN_DIR, SandyIde } from '../e2e/harness';
 import { SandyApp } from '../e2e/page-objects/sandy-app';
+import { outputChannelText } from '../e2e/page-objects/theia-widgets';
 import { useSandyIde } from '../e2e/suite';
 import { holdsFor } from '../support/poll';
 import { pollRuns, readText as read, writeAttackerSandy, writeRecordingSandy } from '../support/sandy-recorders';
@@ -78,27 +79,6 @@ function attackEnv(ide: { root: string }): Record<string, string> {
     };
 }
 
-/** The Sandy output channel's text, opened as a user would: F1 → Output: Show Output Channel… → Sandy. */
-async function sandyOutput(app: SandyApp): Promise<string> {
-    const page = app.page;
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    const focused = page.locator('.quick-input-widget .monaco-list-row.focused');
-    const pick = async (text: string, row: (label: string) => boolean): Promise<void> => {
-        await input.fill(text);
-        await app.poll(async () => row((await focused.getAttribute('aria-label', { timeout: 500 }))?.trim() ?? ''), `"${text}" to be the focused row`);
-        await page.keyboard.press('Enter');
-    };
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    // The command opens a second quick pick, the channels: the palette's own run() would wait for it to close.
-    await pick('>Output: Show Output Channel...', label => label.startsWith('Output: Show Output Channel...'));
-    await app.poll(async () => await input.inputValue() === '', 'the channel picker');
-    await pick('Sandy', label => label === 'Sandy');
-    const lines = page.locator('#outputView .view-lines');
-    await lines.waitFor({ state: 'visible' });
-    return app.poll(async () => (await lines.textContent())?.replace(/\u00a0/g, ' ') || undefined, 'the Sandy output to show');
-}
-
 describe('Workspace settings cannot choose what runs on the host (security)', () => {
     /**
      * The scratch world's paths are only known once the harness made it, so the backend's
@@ -147,7 +127,7 @@ describe('Workspace settings cannot choose what runs on the host (security)', ()
 
         // Said once, naming the setting and the file it came from, in the Sandy output.
         const file = `${ide.workspace}/\\.(theia|vscode)/settings\\.json`;
-        const output = await sandyOutput(app);
+        const output = await outputChannelText(app, 'Sandy');
         expect(output).to.match(new RegExp(`ignored "sandy\\.path" in ${file}: a workspace cannot choose the program the IDE runs`));
         expect(output).to.match(new RegExp(`ignored "sandy\\.passEnvironment" in ${file}: `));
         expect(output.match(/ignored "sandy\.path"/g), 'said once per file').to.have.length.at.most(2);
@@ -229,6 +209,6 @@ describe('Workspace trust is on: an untrusted folder asks first, and its setting
         await app.poll(() => pollRuns(paths.hostLog) >= start + 4, 'more state polls', { timeout: 60_000 });
         expect(read(paths.attackLog), 'the attacker\'s script ran on the host').to.equal('');
         expect(read(paths.hostLog)).not.to.match(/^saw /m);
-        expect(await sandyOutput(app)).to.match(/ignored "sandy\.path" in /);
+        expect(await outputChannelText(app, 'Sandy')).to.match(/ignored "sandy\.path" in /);
     });
 });

@@ -3,13 +3,21 @@ import { ConnectionHandler, RpcConnectionHandler } from '@theia/core/lib/common/
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
 import { WsRequestValidatorContribution } from '@theia/core/lib/node/ws-request-validators';
+import { BrowserConnectionToken } from '@theia/core/lib/node/hosting/browser-connection-token';
 import { SANDY_SERVICE_PATH, SandyServiceClient } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
 import { SandyTerminalContribution } from './sandy-terminal-contribution';
 import { SandyHostGuardContribution } from './sandy-host-guard-contribution';
 import { SandyGitSafetyContribution } from './sandy-git-safety-contribution';
+import { ideDataDir } from '@sandy-ui/core/node';
+import { persistentConnectionToken } from './connection-token';
 
-export default new ContainerModule(bind => {
+export default new ContainerModule((bind, _unbind, isBound, rebind) => {
+    // A page open across a backend crash reconnects by itself (the token outlives the process).
+    if (isBound(BrowserConnectionToken)) {
+        rebind(BrowserConnectionToken).toConstantValue(persistentConnectionToken(ideDataDir()));
+    }
+
     bind(SandyBackend).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(SandyBackend);
 

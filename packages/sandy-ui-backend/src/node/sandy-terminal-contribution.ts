@@ -1,6 +1,7 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
+import type { Channel } from '@theia/core/lib/common/message-rpc/channel';
 import { OutputBatcher } from '@sandy-ui/core/common';
 import { SANDY_TERMINAL_PATH, TerminalFrame } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
@@ -16,38 +17,56 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
 
     configure(service: MessagingService): void {
         service.registerChannelHandler(`${SANDY_TERMINAL_PATH}/:id`, (params, channel) => {
-            const id = String(params.id);
-            const supervisor = this.backend.core.supervisor;
-            if (!supervisor.get(id)) {
-                this.logger.warn(`sandy: a view asked for unknown session ${id}`);
-                channel.close();
-                return;
+            void this.open(String(params.id), channel);
+        });
+    }
+
+    /**
+     * One view on a session. After a restart the view's channel comes back before sessions that
+     * outlived the last backend are known: wait for their discovery (bounded), then attach.
+     */
+    protected async open(id: string, channel: Channel): Promise<void> {
+        let closed = false;
+        channel.onClose(() => closed = true);
+        const core = this.backend.core;
+        await core.whenDiscovered();
+        const supervisor = core.supervisor;
+        if (closed) {
+            return;
+        }
+        if (!supervisor.get(id)) {
+            this.logger.warn(`sandy: a view asked for unknown session ${id}`);
+            channel.close();
+            return;
+        }
+        const attachment = await supervisor.attach(id);
+        if (closed) {
+            attachment.dispose();
+            return;
+        }
+        channel.getWriteBuffer().writeUint8(TerminalFrame.Replay).writeString(attachment.replay).commit();
+        const batcher = new OutputBatcher(chunk => channel.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(chunk).commit());
+        attachment.onData(data => batcher.push(data));
+        attachment.onExit(info => {
+            batcher.flush();
+            channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(info)).commit();
+        });
+        const exited = supervisor.get(id);
+        if (exited?.status === 'exited') {
+            channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(exited)).commit();
+        }
+        channel.onMessage(provider => {
+            const buffer = provider();
+            const kind = buffer.readUint8();
+            if (kind === TerminalFrame.Data) {
+                attachment.write(buffer.readString());
+            } else if (kind === TerminalFrame.Ack) {
+                attachment.acknowledge(buffer.readNumber());
             }
-            const attachment = supervisor.attach(id);
-            channel.getWriteBuffer().writeUint8(TerminalFrame.Replay).writeString(attachment.replay).commit();
-            const batcher = new OutputBatcher(chunk => channel.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(chunk).commit());
-            attachment.onData(data => batcher.push(data));
-            attachment.onExit(info => {
-                batcher.flush();
-                channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(info)).commit();
-            });
-            const exited = supervisor.get(id);
-            if (exited?.status === 'exited') {
-                channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(exited)).commit();
-            }
-            channel.onMessage(provider => {
-                const buffer = provider();
-                const kind = buffer.readUint8();
-                if (kind === TerminalFrame.Data) {
-                    attachment.write(buffer.readString());
-                } else if (kind === TerminalFrame.Ack) {
-                    attachment.acknowledge(buffer.readNumber());
-                }
-            });
-            channel.onClose(() => {
-                batcher.dispose();
-                attachment.dispose();
-            });
+        });
+        channel.onClose(() => {
+            batcher.dispose();
+            attachment.dispose();
         });
     }
 }

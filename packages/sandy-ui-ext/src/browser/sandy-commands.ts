@@ -20,6 +20,10 @@ export namespace SandyCommands {
     export const REMOVE_PROJECT = command(SANDY_IDE_COMMANDS.REMOVE_PROJECT);
     export const OPEN_SETTINGS = command(SANDY_IDE_COMMANDS.OPEN_SETTINGS);
     export const REVOKE_APPROVAL = command(SANDY_IDE_COMMANDS.REVOKE_APPROVAL);
+    export const NEXT_WAITING = command(SANDY_IDE_COMMANDS.NEXT_WAITING);
+    export const TOGGLE_DO_NOT_DISTURB = command(SANDY_IDE_COMMANDS.TOGGLE_DO_NOT_DISTURB);
+    export const SHOW_DASHBOARD = command(SANDY_IDE_COMMANDS.SHOW_DASHBOARD);
+    export const SHOW_HISTORY = command(SANDY_IDE_COMMANDS.SHOW_HISTORY);
     /** Theia only: the plugin's view gets VS Code's generated `sandy.projects.focus`. */
     export const SHOW_VIEW: Command = { id: 'sandy.showView', category: SANDY_COMMAND_CATEGORY, label: 'Show Projects' };
 }

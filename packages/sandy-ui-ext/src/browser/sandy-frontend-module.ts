@@ -3,6 +3,8 @@ import '@xterm/xterm/css/xterm.css';
 import '@sandy-ui/core/css/terminal.css';
 import '@sandy-ui/core/css/approval.css';
 import '@sandy-ui/core/css/settings.css';
+import '@sandy-ui/core/css/dashboard.css';
+import '@sandy-ui/core/css/history.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import {
     bindViewContribution, FrontendApplicationContribution, KeybindingContribution, ViewContainer, WidgetFactory, WidgetManager,
@@ -12,6 +14,7 @@ import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/ser
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { SandyService, SANDY_SERVICE_PATH } from '@sandy-ui/backend/lib/common';
 import { SandyProjectsWidget, SANDY_PROJECTS_VIEW_ID } from './sandy-projects-widget';
+import { SandySessionsWidget, SANDY_SESSIONS_VIEW_ID } from './sandy-sessions-widget';
 import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyTerminalManager } from './sandy-terminal-manager';
@@ -24,8 +27,12 @@ import { SandyTerminalKeybindings } from './sandy-terminal-keybindings';
 import { CommandContribution } from '@theia/core';
 import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
 import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
+import { SandyDashboardWidget, SANDY_DASHBOARD_WIDGET_ID } from './sandy-dashboard-widget';
+import { SandyHistoryWidget, SANDY_HISTORY_WIDGET_ID } from './sandy-history-widget';
+import { SandyHistoryViewerOptions, SandyHistoryViewerWidget, SANDY_HISTORY_VIEWER_FACTORY_ID } from './sandy-history-viewer-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
 import { SandyMessages } from './sandy-messages';
+import { AreaSizes } from '@sandy-ui/core/common';
 import { rebindWorkspacePreferenceProviders } from './sandy-workspace-preferences';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
@@ -44,6 +51,8 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(SandyLinkOpener).toSelf().inSingletonScope();
     bind(SandyTerminalTheme).toSelf().inSingletonScope();
 
+    // One per window: the size its sandy tabs last measured in each shell area.
+    bind(AreaSizes).toConstantValue(new AreaSizes());
     bind(SandyTerminalWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({
         id: SANDY_TERMINAL_WIDGET_FACTORY_ID,
@@ -78,10 +87,39 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
         }
     })).inSingletonScope();
 
+    // One dashboard per window (its tab is closed and opened again, the widget made anew).
+    bind(SandyDashboardWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_DASHBOARD_WIDGET_ID,
+        createWidget: () => ctx.container.createChild().get(SandyDashboardWidget)
+    })).inSingletonScope();
+
+    // One History list per window; a viewer tab per record (opened again on the same record: revealed).
+    bind(SandyHistoryWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_HISTORY_WIDGET_ID,
+        createWidget: () => ctx.container.createChild().get(SandyHistoryWidget)
+    })).inSingletonScope();
+    bind(SandyHistoryViewerWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_HISTORY_VIEWER_FACTORY_ID,
+        createWidget: (options: SandyHistoryViewerOptions) => {
+            const widget = ctx.container.createChild().get(SandyHistoryViewerWidget);
+            widget.setOptions(options);
+            return widget;
+        }
+    })).inSingletonScope();
+
     bind(SandyProjectsWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({
         id: SANDY_PROJECTS_VIEW_ID,
         createWidget: () => ctx.container.get(SandyProjectsWidget)
+    })).inSingletonScope();
+
+    bind(SandySessionsWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_SESSIONS_VIEW_ID,
+        createWidget: () => ctx.container.get(SandySessionsWidget)
     })).inSingletonScope();
 
     bind(WidgetFactory).toDynamicValue(ctx => ({
@@ -90,7 +128,10 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
             const container = ctx.container.get<ViewContainer.Factory>(ViewContainer.Factory)({ id: SANDY_VIEW_CONTAINER_ID });
             container.setTitleOptions({ label: 'Sandy', iconClass: codicon('server-environment'), closeable: true });
             const projects = await ctx.container.get(WidgetManager).getOrCreateWidget(SANDY_PROJECTS_VIEW_ID);
-            container.addWidget(projects, { canHide: false, initiallyCollapsed: false });
+            container.addWidget(projects, { canHide: false, initiallyCollapsed: false, weight: 3 });
+            // The attention queue below the projects (a quarter of the height to start with): its "Needs you" group leads it.
+            const sessions = await ctx.container.get(WidgetManager).getOrCreateWidget(SANDY_SESSIONS_VIEW_ID);
+            container.addWidget(sessions, { canHide: true, initiallyCollapsed: false, weight: 1 });
             return container;
         }
     })).inSingletonScope();

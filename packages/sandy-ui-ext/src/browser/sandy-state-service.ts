@@ -6,9 +6,10 @@ import { EventLike, WindowState } from '@sandy-ui/core/common';
 import {
     HostControlledSetting, IgnoredHostSettingNotices, isHostControlledSetting, readHostSandyConfiguration, SANDY_LOG_CHANNEL
 } from '@sandy-ui/core/common';
-import type { ProjectsSnapshot } from '@sandy-ui/core/common';
+import type { ProjectsSnapshot, SessionNotification } from '@sandy-ui/core/common';
 import { SandyService, SandyServiceClient } from '@sandy-ui/backend/lib/common';
 import { PreferenceService } from '@theia/core/lib/common/preferences';
+import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { OutputChannelManager } from '@theia/output/lib/browser/output-channel';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 import { DroppedWorkspaceSettings } from './sandy-workspace-preferences';
@@ -20,6 +21,12 @@ export class SandyServiceClientImpl implements SandyServiceClient {
     readonly onSnapshot = this.onSnapshotEmitter.event;
     protected readonly onSessionEmitter = new Emitter<SessionInfo>();
     readonly onSession = this.onSessionEmitter.event;
+    protected readonly onNotifyEmitter = new Emitter<SessionNotification>();
+    readonly onNotify = this.onNotifyEmitter.event;
+
+    onDidNotify(event: SessionNotification): void {
+        this.onNotifyEmitter.fire(event);
+    }
 
     onDidChangeSnapshot(snapshot: ProjectsSnapshot): void {
         this.onSnapshotEmitter.fire(snapshot);
@@ -60,6 +67,7 @@ export class SandyStateService implements FrontendApplicationContribution {
         this.window = new WindowState(listener => {
             this.client.onSnapshot(s => listener.onDidChangeSnapshot(s));
             this.client.onSession(s => listener.onDidChangeSession(s));
+            this.client.onNotify(e => listener.onDidNotify(e));
             return this.service;
         }, { log: line => this.logger.error(line) });
     }
@@ -86,6 +94,9 @@ export class SandyStateService implements FrontendApplicationContribution {
             });
             return this.window.configure(this.readSandyConfiguration());
         });
+        // A later connection is a restarted backend (it crashed, or was killed; the page reconnected
+        // by itself): it is told again what the old one knew (the first one is told at start-up).
+        (this.service as RpcProxy<SandyService>).onDidOpenConnection?.(() => void this.window.resync());
         // The folders open in this window surface as projects (spec: projects also come from recent folders).
         this.workspaces.onWorkspaceChanged(roots => void this.window.publishOpenFolders(roots.map(r => r.resource.path.fsPath())));
         this.workspaces.roots.then(roots => this.window.publishOpenFolders(roots.map(r => r.resource.path.fsPath())));

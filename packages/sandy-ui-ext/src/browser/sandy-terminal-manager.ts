@@ -1,11 +1,10 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { MessageService, generateUuid } from '@theia/core';
-import { TerminalTabs } from '@sandy-ui/core/common';
+import { notificationsAllowed, TerminalTabs } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
-import { SandyPreferences } from './sandy-preferences';
-import { SandyServiceClientImpl } from './sandy-state-service';
+import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyMessages } from './sandy-messages';
 
 /**
@@ -19,8 +18,8 @@ export class SandyTerminalManager {
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(SandyMessages) protected readonly sandyMessages: SandyMessages;
     @inject(SandyService) protected readonly service: SandyService;
-    @inject(SandyPreferences) protected readonly preferences: SandyPreferences;
     @inject(SandyServiceClientImpl) protected readonly client: SandyServiceClientImpl;
+    @inject(SandyStateService) protected readonly state: SandyStateService;
 
     /** The registry, as core's SessionTabs port. */
     tabs: TerminalTabs<SandyTerminalWidget>;
@@ -41,13 +40,23 @@ export class SandyTerminalManager {
                 // Theia renders the message as markdown: core escapes it, so it shows as sent and links nothing.
                 renderer: 'markdown',
                 toast: (message, ...actions) => this.messages.info(message, ...actions),
-                notificationsEnabled: () => this.preferences['sandy.notifications'] !== false
+                notificationsEnabled: () => notificationsAllowed(this.state.window.configuration)
             },
             service: this.service,
             ui: this.sandyMessages,
             // Status changes made elsewhere (Stop from another window, the tree, the status bar) reach the tab.
-            onSession: this.client.onSession
+            onSession: this.client.onSession,
+            // Parsed once in the backend from the session's stream: a replay never notifies again.
+            onNotification: this.client.onNotify,
+            seen: ids => this.state.window.setSeen(ids)
         });
+        // Which tab the user looks at: the shell's focus, and the browser window's.
+        const changed = (): void => this.tabs.fireChange();
+        this.shell.onDidChangeActiveWidget(changed);
+        this.shell.onDidChangeCurrentWidget(changed);
+        window.addEventListener('focus', changed);
+        window.addEventListener('blur', changed);
+        document.addEventListener('visibilitychange', changed);
     }
 
     async reveal(widget: SandyTerminalWidget): Promise<void> {
@@ -60,5 +69,9 @@ export class SandyTerminalManager {
     /** Every widget the factory makes, also those the layout restorer recreates after a reload. */
     wire(widget: SandyTerminalWidget): void {
         this.tabs.add(widget);
+        // The keyboard entering or leaving the tab changes whether the user is looking at it.
+        const changed = (): void => this.tabs.fireChange();
+        widget.node.addEventListener('focusin', changed);
+        widget.node.addEventListener('focusout', changed);
     }
 }

@@ -1,11 +1,11 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import { BaseWidget, Message, StatefulWidget, codicon } from '@theia/core/lib/browser';
+import { ApplicationShell, BaseWidget, Message, StatefulWidget, codicon } from '@theia/core/lib/browser';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { Channel, DisposableCollection, Disposable } from '@theia/core';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
 import { SandyTerminalView, TerminalBanner } from '@sandy-ui/core/browser/terminal';
-import { isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
+import { AreaSizes, isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
 import type { SessionInfo, SessionStream, SessionStreamSink, TerminalSurface } from '@sandy-ui/core/common';
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
@@ -40,6 +40,9 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyTerminalTheme) protected readonly themeService: SandyTerminalTheme;
     @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
     @inject(FrontendApplicationStateService) protected readonly appState: FrontendApplicationStateService;
+    @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    /** The window's sandy tab sizes by shell area (a tab covered before it was drawn launches at its area's). */
+    @inject(AreaSizes) protected readonly sizes: AreaSizes;
 
     protected view: SandyTerminalView | undefined;
     protected termNode: HTMLElement;
@@ -54,7 +57,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             ui: this.messages,
             clear: (workspace, request) => this.approvals.clearForLaunch(workspace, request),
             surface: this.surface(),
-            streams: { connect: (sessionId, sink) => this.connect(sessionId, sink) }
+            streams: { connect: (sessionId, sink) => this.connect(sessionId, sink) },
+            sizes: this.sizes
         });
         this.toDispose.push(this.terminal);
     }
@@ -65,7 +69,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.title.closable = true;
         this.title.iconClass = codicon('terminal');
         this.node.tabIndex = -1;
-        this.banner = new TerminalBanner(document, () => void this.terminal.relaunch(), 'theia-button');
+        this.banner = new TerminalBanner(document, () => void this.terminal.bannerAction(), 'theia-button');
         this.termNode = document.createElement('div');
         this.termNode.className = 'sandy-terminal-xterm';
         this.node.appendChild(this.banner.node);
@@ -85,7 +89,6 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         super.onAfterAttach(msg);
         if (!this.view) {
             this.view = new SandyTerminalView(this.termNode, {
-                notify: n => this.terminal.notify(n),
                 writeClipboard: text => this.clipboard.writeText(text),
                 openLink: uri => this.linkOpener.open(uri, this.terminal.workspace),
                 acceptsLink: uri => isOfferedLink(uri, this.terminal.workspace)
@@ -147,7 +150,9 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                 const node = this.termNode;
                 return this.view && node.isConnected && node.clientWidth > 0 && node.clientHeight > 0 ? this.view.measure() : undefined;
             },
-            focused: () => this.isVisible && this.node.contains(document.activeElement),
+            area: () => this.shell.getAreaFor(this),
+            sizeTo: size => this.view?.sizeTo(size.cols, size.rows),
+            focused: () => this.isVisible && document.visibilityState === 'visible' && document.hasFocus() && this.node.contains(document.activeElement),
             setTitle: (label, caption) => {
                 this.title.label = label;
                 this.title.caption = caption;
@@ -156,7 +161,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
             replay: data => this.view?.replay(data),
             write: data => this.view?.write(data),
             exitBanner: text => this.view?.writeExitBanner(text),
-            banner: (text, relaunch) => this.banner.show(text, relaunch),
+            banner: (text, action) => this.banner.show(text, action),
             close: () => this.close()
         };
     }
@@ -172,6 +177,8 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                 opened.close();
                 return;
             }
+            // A reconnect (the backend restarted: daemon sessions outlive it) brings a new channel,
+            // whose first frame is the session's screen again.
             channel = opened;
             toDispose.push(opened.onMessage(provider => {
                 const buffer = provider();
@@ -184,7 +191,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                     sink.exit(JSON.parse(buffer.readString()) as SessionInfo);
                 }
             }));
-        }, false);
+        }, true);
         return {
             write: data => channel?.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(data).commit(),
             acknowledge: chars => channel?.getWriteBuffer().writeUint8(TerminalFrame.Ack).writeNumber(chars).commit(),

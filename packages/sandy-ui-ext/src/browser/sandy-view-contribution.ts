@@ -4,6 +4,7 @@ import {
 } from '@theia/core/lib/browser';
 import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { CommandRegistry, CommandService, MenuModelRegistry } from '@theia/core';
+import { PreferenceScope, PreferenceService } from '@theia/core/lib/common/preferences';
 import { OPEN_SETTINGS_TOOLTIP, ProjectCommands } from '@sandy-ui/core/common';
 import type { SettingsScope } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
@@ -15,6 +16,8 @@ import { SandySettingsWidget, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-s
 import { SandyHostUi } from './sandy-host-ui';
 import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyProjectCommands } from './sandy-project-commands';
+import { openSandyDashboard } from './sandy-dashboard-widget';
+import { openSandyHistory } from './sandy-history-widget';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -57,6 +60,10 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerCommand(SandyCommands.OPEN_SETTINGS, { execute: (arg?: unknown) => p.openSettings(arg) });
         registry.registerCommand(SandyCommands.REVOKE_APPROVAL, { execute: (arg?: unknown) => p.revokeApproval(arg), isEnabled: (arg?: unknown) => p.canRevokeApproval(arg) });
         registry.registerCommand(SandyCommands.REMOVE_PROJECT, { execute: (arg?: unknown) => p.removeProject(arg) });
+        registry.registerCommand(SandyCommands.NEXT_WAITING, { execute: () => p.nextWaiting() });
+        registry.registerCommand(SandyCommands.TOGGLE_DO_NOT_DISTURB, { execute: () => p.toggleDoNotDisturb() });
+        registry.registerCommand(SandyCommands.SHOW_DASHBOARD, { execute: () => openSandyDashboard(this.widgetManager, this.shell) });
+        registry.registerCommand(SandyCommands.SHOW_HISTORY, { execute: () => openSandyHistory(this.widgetManager, this.shell) });
         registry.registerCommand({ id: REVEAL_PROJECTS_VIEW }, { execute: () => this.openView({ activate: true, reveal: true }) });
     }
 
@@ -83,6 +90,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         keybindings.registerKeybinding({ command: SandyCommands.SWITCH_SESSION.id, keybinding: 'ctrlcmd+shift+alt+s' });
         keybindings.registerKeybinding({ command: SandyCommands.STOP.id, keybinding: 'ctrlcmd+shift+alt+x', when: 'activeEditor == undefined || true' });
         keybindings.registerKeybinding({ command: SandyCommands.DETACH.id, keybinding: 'ctrlcmd+shift+alt+d' });
+        keybindings.registerKeybinding({ command: SandyCommands.NEXT_WAITING.id, keybinding: 'ctrlcmd+shift+alt+n' });
     }
 
     registerToolbarItems(registry: TabBarToolbarRegistry): void {
@@ -90,6 +98,8 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerItem({ id: SandyCommands.ADD_PROJECT.id, command: SandyCommands.ADD_PROJECT.id, icon: codicon('add'), tooltip: SandyCommands.ADD_PROJECT.label, priority: 0, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.OPEN_SETTINGS.id, command: SandyCommands.OPEN_SETTINGS.id, icon: codicon('settings-gear'), tooltip: OPEN_SETTINGS_TOOLTIP, priority: 2, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.REFRESH.id, command: SandyCommands.REFRESH.id, icon: codicon('refresh'), tooltip: SandyCommands.REFRESH.label, priority: 1, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.SHOW_DASHBOARD.id, command: SandyCommands.SHOW_DASHBOARD.id, icon: codicon('dashboard'), tooltip: SandyCommands.SHOW_DASHBOARD.label, priority: 3, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.SHOW_HISTORY.id, command: SandyCommands.SHOW_HISTORY.id, icon: codicon('history'), tooltip: SandyCommands.SHOW_HISTORY.label, priority: 4, isVisible: inProjects });
     }
 }
 
@@ -100,9 +110,16 @@ export function bindSandyProjectCommands(bind: interfaces.Bind): void {
         const widgets = container.get(WidgetManager);
         const shell = container.get<ApplicationShell>(ApplicationShell);
         const commands = container.get<CommandService>(CommandService);
+        const window = container.get(SandyStateService).window;
+        const preferences = container.get<PreferenceService>(PreferenceService);
         return new ProjectCommands({
             service: container.get<SandyService>(SandyService),
-            state: container.get(SandyStateService).window,
+            state: window,
+            notifications: {
+                get doNotDisturb() { return window.configuration?.doNotDisturb === true; },
+                // The user's own settings: a workspace cannot set it (its scope is the user's).
+                setDoNotDisturb: on => preferences.set('sandy.doNotDisturb', on, PreferenceScope.User)
+            },
             ui: container.get(SandyHostUi),
             tabs: container.get(SandyTerminalManager).tabs,
             projectsView: {

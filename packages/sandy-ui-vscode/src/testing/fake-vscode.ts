@@ -91,14 +91,16 @@ export interface FakeVscodeRecord {
     /** What the next showInformationMessage resolves to (e.g. 'Show'). */
     infoAnswer: string | undefined;
     settings: Record<string, unknown>;
+    /** `vscode.window.state.focused`: whether the window has the user's focus. */
+    windowFocused: boolean;
 }
 
 export const recorded: FakeVscodeRecord = {
-    panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}
+    panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true
 };
 
 export function resetFakeVscode(): void {
-    Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {} });
+    Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true });
 }
 
 const noDispose = { dispose: () => undefined };
@@ -126,6 +128,10 @@ export const fakeVscode = {
             return undefined;
         },
         onDidChangeActiveColorTheme: () => noDispose,
+        onDidChangeWindowState: () => noDispose,
+        get state() {
+            return { focused: recorded.windowFocused };
+        },
         createOutputChannel: () => ({ info: () => undefined, warn: () => undefined, error: () => undefined, appendLine: () => undefined, dispose: () => undefined })
     },
     workspace: {

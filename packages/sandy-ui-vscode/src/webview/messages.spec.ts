@@ -10,9 +10,8 @@ describe('webview messages are validated on the host (unit)', () => {
     it('accepts each terminal message of the protocol', () => {
         for (const m of [
             { type: 'ready', cols: 80, rows: 24 }, { type: 'input', data: 'ls\r' }, { type: 'ack', chars: 1024 },
-            { type: 'resize', cols: 120, rows: 40 }, { type: 'notify', body: 'done', source: 'osc9' },
-            { type: 'notify', title: 'T', body: 'b', source: 'osc777' }, { type: 'clipboard', text: 'x' },
-            { type: 'openLink', uri: 'https://example.com' }, { type: 'relaunch' }
+            { type: 'resize', cols: 120, rows: 40 }, { type: 'clipboard', text: 'x' },
+            { type: 'openLink', uri: 'https://example.com' }, { type: 'bannerAction' }
         ]) {
             const r = validate(checkTerminalToHost, m);
             expect(r, JSON.stringify(m)).to.deep.include({ ok: true });
@@ -25,8 +24,12 @@ describe('webview messages are validated on the host (unit)', () => {
             { type: 'ready', cols: 80 }, { type: 'ready', cols: 80, rows: 24, extra: true },
             { type: 'ready', cols: '80', rows: 24 }, { type: 'ready', cols: 80.5, rows: 24 }, { type: 'resize', cols: 0, rows: 24 },
             { type: 'resize', cols: 5000, rows: 24 }, { type: 'ack', chars: -1 }, { type: 'ack', chars: Number.NaN },
-            { type: 'input', data: 'x'.repeat(MAX_INPUT_CHARS + 1) }, { type: 'notify', body: 'b', source: 'osc1337' },
-            { type: 'openLink', uri: 'h'.repeat(9000) }, { type: 'clipboard', text: { toString: () => 'x' } }
+            { type: 'input', data: 'x'.repeat(MAX_INPUT_CHARS + 1) }, { type: 'openLink', uri: 'h'.repeat(9000) },
+            { type: 'clipboard', text: { toString: () => 'x' } },
+            // The page never makes a notification (the service parses them from the session's stream), and the old relaunch is gone.
+            { type: 'notify', body: 'done', source: 'osc9' }, { type: 'notify', title: 'Approve?', body: 'b', source: 'osc777' }, { type: 'relaunch' },
+            // The banner's button says nothing of what it does: the host's controller knows (a page cannot turn Take Back into Stop).
+            { type: 'bannerAction', action: 'stop' }, { type: 'bannerAction', sessionId: 'daemon-0123' }
         ];
         for (const m of refused) {
             const r = validate(checkTerminalToHost, m);
@@ -34,6 +37,7 @@ describe('webview messages are validated on the host (unit)', () => {
         }
         const r = validate(checkTerminalToHost, { type: 'ready', cols: 80, rows: 24, evil: 1 });
         expect(r).to.deep.equal({ ok: false, error: 'message.evil: unexpected field' });
+        expect(validate(checkTerminalToHost, { type: 'notify', body: 'done', source: 'osc9' })).to.deep.equal({ ok: false, error: 'message.type: unknown message type' });
     });
 
     it('approval: decisions from the fixed set, reveal by key name and line only', () => {
@@ -72,10 +76,10 @@ describe('webview messages are validated on the host (unit)', () => {
     it('refuses prototype keys, look-alike types and values that only pretend to be strings, in every protocol', () => {
         const hostile: Array<[ZodTypeAny, unknown]> = [
             [checkTerminalToHost, JSON.parse('{"type":"input","data":"x","__proto__":{"polluted":1}}')],
-            [checkTerminalToHost, JSON.parse('{"type":"relaunch","constructor":{"prototype":{"polluted":1}}}')],
+            [checkTerminalToHost, JSON.parse('{"type":"bannerAction","constructor":{"prototype":{"polluted":1}}}')],
             [checkTerminalToHost, { type: '__proto__' }], [checkTerminalToHost, { type: 'toString' }], [checkTerminalToHost, { type: 'READY', cols: 80, rows: 24 }],
             [checkTerminalToHost, { type: ['input'], data: 'x' }], [checkTerminalToHost, { type: 'input', data: ['x'] }],
-            [checkTerminalToHost, { type: 'resize', cols: Number.POSITIVE_INFINITY, rows: 24 }], [checkTerminalToHost, { type: 'notify', body: 'x'.repeat(5000), source: 'osc9' }],
+            [checkTerminalToHost, { type: 'resize', cols: Number.POSITIVE_INFINITY, rows: 24 }], [checkTerminalToHost, JSON.parse('{"type":"bannerAction","__proto__":{"action":"stop"}}')],
             [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 't', approved: true }], [checkApprovalToHost, { type: 'decide', decision: 'APPROVE', token: 't' }],
             [checkApprovalToHost, { type: 'decide', decision: 'approve', token: 't'.repeat(257) }],
             [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A'.repeat(129), line: 1 }], [checkApprovalToHost, { type: 'reveal', requestId: 1, key: 'A', line: '3' }],

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
+import { exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */
+
+/** The terminal tabs' webview view type (package.json activates on `onWebviewPanel:` it, for the panel serializer). */
+export const TERMINAL_VIEW_TYPE = 'sandy.terminal';
 
 /** One write of typed or pasted input; larger pastes arrive in several messages. */
 export const MAX_INPUT_CHARS = 1024 * 1024;
@@ -13,6 +16,24 @@ export const MAX_NOTIFICATION_CHARS = 4096;
 const cols = intField(1, 1000);
 const rows = intField(1, 500);
 
+/** The longest workspace path a tab's saved state may name. */
+export const MAX_WORKSPACE_CHARS = 4096;
+/** A session id as core makes them: a UUID, `daemon-`/`orphan-` and 16 hex digits. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * What a sandy tab keeps across a window reload (core's TerminalSession.storeState(): never a
+ * clearance). The page saves it (vscode.setState) and VS Code hands it back to the plugin's panel
+ * serializer, so on the way back in it is input from the webview like any message: this shape, no
+ * other field, and the host checks the workspace further before it restores anything.
+ */
+export const terminalTabStateShape = {
+    workspace: textField(MAX_WORKSPACE_CHARS, /^[^\0]+$/),
+    sessionId: optionalField(textField(128, SESSION_ID))
+};
+export const terminalTabState = exactObject(terminalTabStateShape);
+export type TerminalTabState = { workspace: string; sessionId?: string };
+
 export const terminalToHost = messageSet({
     notifications: {
         /** The view is laid out: its measured size (a launch never uses a default size). */
@@ -21,10 +42,10 @@ export const terminalToHost = messageSet({
         /** Characters rendered (back-pressure). */
         ack: { chars: intField(0, 64 * 1024 * 1024) },
         resize: { cols, rows },
-        notify: { title: optionalField(textField(MAX_NOTIFICATION_CHARS)), body: textField(MAX_NOTIFICATION_CHARS), source: z.enum(['osc9', 'osc99', 'osc777']) },
         clipboard: { text: textField(MAX_CLIPBOARD_CHARS) },
         openLink: { uri: textField(MAX_LINK_CHARS) },
-        relaunch: {}
+        /** The banner's button (Relaunch, Take Back, Attach, Stop: the host's controller knows which). */
+        bannerAction: {}
     }
 });
 
@@ -37,12 +58,14 @@ export const terminalToView = messageSet({
         /** A line written into the terminal (how the session ended, why nothing was launched). */
         exitBanner: { text: z.string() },
         /** The banner above the terminal; no text hides it. */
-        banner: { text: optionalField(z.string()), relaunch: optionalField(z.boolean()) },
+        banner: { text: optionalField(z.string()), action: optionalField(z.string()) },
         clear: {},
         /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
         links: { workspace: z.string() },
         focus: {},
-        theme: {}
+        theme: {},
+        /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */
+        state: terminalTabStateShape
     }
 });
 

@@ -7,6 +7,7 @@ import { ChildProcess, execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
+import { isGone } from '@sandy-ui/test/lib/support/processes';
 import { poll } from './poll';
 import { freePort, REPO_ROOT, RESULTS_DIR, World } from './world';
 
@@ -57,6 +58,10 @@ export class CodeServer {
         return path.join(this.userDataDir, 'User', 'globalStorage', 'rappdw.sandy-ui');
     }
 
+    /**
+     * Starts the server. Started again (after {@link crash}) it keeps its port: the page's origin, and
+     * with it the browser's storage of the workbench (open editors, webview states), stay the same.
+     */
     async start(): Promise<void> {
         CodeServer.requireInstalled();
         const settings = {
@@ -75,14 +80,63 @@ export class CodeServer {
         };
         fs.mkdirSync(path.join(this.userDataDir, 'User'), { recursive: true });
         fs.writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-        this.port = await freePort();
-        this.child = this.world.start(process.execPath, [
+        this.port ||= await freePort();
+        this.exited = undefined;
+        const child = this.child = this.world.start(process.execPath, [
             CODE_SERVER_ENTRY, ...this.baseArgs(),
             '--auth', 'none', '--bind-addr', `127.0.0.1:${this.port}`, '--disable-telemetry', '--disable-update-check',
             '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', this.options.folder
         ], { cwd: this.options.folder, env: this.world.env(), logFile: this.logFile });
-        this.child.on('exit', (code, signal) => this.exited = `code-server exited (${code ?? signal}); see ${this.logFile}`);
+        child.on('exit', (code, signal) => {
+            if (this.child === child) {
+                this.exited = `code-server exited (${code ?? signal}); see ${this.logFile}`;
+            }
+        });
         await poll(() => this.httpOk('/healthz'), { timeout: 60_000, message: 'code-server to listen', abort: () => this.exited });
+    }
+
+    /** The server's process group (code-server's launcher, the server, its extension hosts, pty host, watchers). */
+    processGroup(): number[] {
+        const pgid = this.child?.pid;
+        if (!pgid) {
+            return [];
+        }
+        return fs.readdirSync('/proc').filter(e => /^[0-9]+$/.test(e)).map(Number).filter(pid => {
+            try {
+                const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+                return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid && !isGone(pid);
+            } catch {
+                return false;
+            }
+        });
+    }
+
+    /** The extension host processes of this server (VS Code forks them with `--type=extensionHost`). */
+    extensionHosts(): number[] {
+        return this.processGroup().filter(pid => {
+            try {
+                return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost');
+            } catch {
+                return false;
+            }
+        });
+    }
+
+    /**
+     * `kill -9` of the server: SIGKILL to its whole process group at once, so the extension host dies
+     * with it (no graceful stop, no deactivate), as when the machine's OOM killer or a crash takes it.
+     * Resolves with the pids that were killed once every one of them is gone.
+     */
+    async crash(): Promise<number[]> {
+        const child = this.child;
+        if (!child?.pid) {
+            throw new Error('code-server is not running');
+        }
+        const group = this.processGroup();
+        this.child = undefined;
+        process.kill(-child.pid, 'SIGKILL');
+        await poll(() => group.every(isGone), { message: `code-server's processes ${group.join(', ')} to be gone`, timeout: 15_000 });
+        return group;
     }
 
     get url(): string {

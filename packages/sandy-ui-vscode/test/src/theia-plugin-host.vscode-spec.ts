@@ -87,6 +87,7 @@ describe('Sandy plugin in the Sandy IDE\'s plugin host (Theia) (integration)', f
         await row.waitFor({ state: 'visible', timeout: 10_000 });
         await row.click();
         // Well under Theia's 30 s wait for a plugin handler that never comes.
-        await poll(async () => (await terminalText()).includes('sandy stopped (interrupted, exit 130).'), { message: 'the IDE to stop the session', timeout: 15_000, abort });
+        // The IDE's sessions are daemon sessions (its default): its Stop is sandy --stop.
+        await poll(async () => (await terminalText()).includes('The daemon session was stopped (sandy --stop).'), { message: 'the IDE to stop the session', timeout: 15_000, abort });
     });
 });

@@ -47,6 +47,10 @@ describe('Sandy universal package (no node-pty) in code-server (integration)', f
             expect(notice).to.contain('sandy runs in the editor\'s own terminal');
             expect(notice).to.contain('notifications from sandy (OSC 9/99/777)');
             await bench.waitForProject('uni-proj');
+            // The first --print-state says Docker is unreachable (no FAKE_SANDY_DOCKER here): that line goes
+            // above the rows and moves them; click once it is there, or the click can miss the row.
+            await poll(async () => (await page.locator('.part.sidebar').innerText()).includes('Docker is not reachable'),
+                { message: 'the view to show the first --print-state' });
             await bench.projectRow('uni-proj').click();
             // The terminal is VS Code's (its renderer may be a canvas): the tab name, and sandy holding its lock.
             await poll(async () => (await page.$$eval('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', els => els.map(e => e.textContent ?? '')))

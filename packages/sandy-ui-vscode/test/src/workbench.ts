@@ -5,9 +5,12 @@
  * `#active-frame`); {@link Workbench.webview} finds the frame whose page is the given Sandy bundle.
  */
 import { Frame, Page } from 'playwright-core';
+import { ToastLog, ToastSelectors } from '@sandy-ui/test/lib/support/toast-log';
 import { poll, PollOptions } from './poll';
 
-export type WebviewKind = 'terminal' | 'approval' | 'settings';
+export { ToastLog };
+
+export type WebviewKind = 'terminal' | 'approval' | 'settings' | 'dashboard' | 'history' | 'history-viewer';
 
 export class Workbench {
     constructor(readonly page: Page, protected readonly abort?: () => string | undefined) { }
@@ -86,6 +89,13 @@ export class Workbench {
 
     /** Runs a command by its palette label (F1, type, Enter on the exact row). */
     async runCommand(label: string): Promise<void> {
+        // A webview that has the focus keeps F1 to itself: give the focus back to the workbench first.
+        await this.page.evaluate(() => {
+            const active = document.activeElement as HTMLElement | null;
+            if (active?.tagName === 'IFRAME') {
+                active.blur();
+            }
+        });
         await this.page.keyboard.press('F1');
         const input = this.page.locator('.quick-input-widget input.input');
         await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -137,6 +147,47 @@ export class Workbench {
         }, this.opts(`the ${kind} webview`, timeout));
     }
 
+    /**
+     * The frame of the plugin's webview of this kind that is on screen: with several sandy tabs, each
+     * keeps its page (retainContextWhenHidden) and VS Code hides the others' iframes.
+     */
+    async visibleWebview(kind: WebviewKind, timeout = 30_000): Promise<Frame> {
+        return poll(async () => {
+            for (const frame of this.page.frames()) {
+                try {
+                    const outer = frame.parentFrame();
+                    if (outer && await frame.$(`body[data-sandy-view="${kind}"]`) && await (await outer.frameElement()).isVisible()) {
+                        return frame;
+                    }
+                } catch {
+                    // a frame navigating or detached
+                }
+            }
+            return undefined;
+        }, this.opts(`the visible ${kind} webview`, timeout));
+    }
+
+    /** Closes the editor tab whose title matches (its close button, as a user does). */
+    async closeTab(predicate: (title: string) => boolean): Promise<void> {
+        const titles = await this.tabTitles();
+        const index = titles.findIndex(predicate);
+        if (index < 0) {
+            throw new Error(`no such tab among ${JSON.stringify(titles)}`);
+        }
+        const tab = this.page.locator('.tabs-container .tab').nth(index);
+        await tab.hover();
+        await tab.locator('.tab-actions .action-label').first().click();
+    }
+
+    /** The browser clipboard of the page (the workbench's, which vscode.env.clipboard uses in code-server). */
+    async clipboard(): Promise<string> {
+        return this.page.evaluate(() => navigator.clipboard.readText());
+    }
+
+    async setClipboard(text: string): Promise<void> {
+        await this.page.evaluate(t => navigator.clipboard.writeText(t), text);
+    }
+
     async webviewGone(kind: WebviewKind): Promise<boolean> {
         for (const frame of this.page.frames()) {
             try {
@@ -162,3 +213,23 @@ export async function typeInTerminal(page: Page, frame: Frame, text: string): Pr
     await page.keyboard.type(text, { delay: 5 });
     await page.keyboard.press('Enter');
 }
+
+/** A line of the agent's own output (not the echo of what was typed, which follows the `> ` prompt). */
+export function agentPrinted(text: string, line: string): boolean {
+    return text.split('\n').some(l => l.trim() === line);
+}
+
+/** The banner above the terminal: its text and its button's label ('' when it has none), or undefined when hidden. */
+export async function terminalBanner(frame: Frame): Promise<{ text: string; action: string } | undefined> {
+    return frame.$eval('.sandy-terminal-banner', el => (el as HTMLElement).hidden ? undefined : {
+        text: el.querySelector('span')?.textContent ?? '',
+        action: el.querySelector('button')?.textContent ?? ''
+    }).catch(() => undefined);
+}
+
+/** VS Code's toasts for {@link ToastLog} (`ToastLog.install(page, VSCODE_TOASTS)`). */
+export const VSCODE_TOASTS: ToastSelectors = {
+    // One .notification-toast per notification shown: the notification centre, when open, lists every notification again.
+    toast: '.notifications-toasts .notification-toast',
+    message: '.notification-list-item-message'
+};

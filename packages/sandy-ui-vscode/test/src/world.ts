@@ -7,7 +7,10 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as pty from 'node-pty';
+import { readSessionRecords, SessionRecord } from '@sandy-ui/test/lib/fake-sandy/docker';
 import { freePort, processesWithHome } from '@sandy-ui/test/lib/support/processes';
+import { ShellSandy } from '@sandy-ui/test/lib/support/shell-sandy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 export const PLUGIN_DIR = path.join(REPO_ROOT, 'packages', 'sandy-ui-vscode');
@@ -40,6 +43,7 @@ export class World {
     readonly home: string;
     readonly tmp: string;
     protected readonly children: ChildProcess[] = [];
+    protected readonly shells: ShellSandy[] = [];
 
     constructor(label: string) {
         // realpath: sandy names sandboxes after the canonical path, and /tmp may be a symlink.
@@ -95,9 +99,66 @@ export class World {
     }
 
     /** Run the fake sandy to completion (e.g. a headless `-p` run that creates a sandbox). */
-    sandy(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-        const r = spawnSync(path.join(FAKE_SANDY_BIN, 'sandy'), args, { cwd, env: this.env(), encoding: 'utf8', timeout: 30_000 });
+    sandy(args: string[], cwd: string, extraEnv: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+        const r = spawnSync(path.join(FAKE_SANDY_BIN, 'sandy'), args, { cwd, env: this.env(extraEnv), encoding: 'utf8', timeout: 30_000 });
         return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    }
+
+    /** The daemon containers sandy lists now (`--print-state` with the fake's Docker engine up: every workspace's). */
+    runningContainers(cwd: string): Array<{ id: string; sandbox?: string; daemon?: boolean; attached_clients?: number | null }> {
+        const r = this.sandy(['--print-state'], cwd, { FAKE_SANDY_DOCKER: '1' });
+        if (r.status !== 0) {
+            throw new Error(`sandy --print-state exited ${r.status}: ${r.stderr}`);
+        }
+        return JSON.parse(r.stdout).running_containers ?? [];
+    }
+
+    /**
+     * The fake Docker engine's container records (`$SANDY_HOME/.fake-docker/sessions/*.json`), read
+     * directly: what is left of a session whatever `--print-state` makes of it. `ownerPid` is a daemon
+     * session's supervisor.
+     */
+    containerRecords(workspace?: string): SessionRecord[] {
+        return readSessionRecords(this.sandyHome).filter(r => workspace === undefined || r.workspace === workspace);
+    }
+
+    /**
+     * The fake sandy in a terminal of the user's own (a PTY, cwd = the workspace), with the
+     * environment the plugin gives sandy: this HOME and PATH, the fake's Docker engine up. Ended by
+     * {@link dispose} if it still runs.
+     */
+    shell(args: string[], cwd: string): ShellSandy {
+        const shell = new ShellSandy(pty.spawn(path.join(FAKE_SANDY_BIN, 'sandy'), args, {
+            name: 'xterm-256color', cols: 100, rows: 30, cwd, env: this.env({ FAKE_SANDY_DOCKER: '1', TERM: 'xterm-256color' })
+        }), args);
+        this.shells.push(shell);
+        return shell;
+    }
+
+    /** The workspace locks held in this world's sandy home (`.<sandbox>.lock` folders). */
+    locks(): string[] {
+        const sandboxes = path.join(this.sandyHome, 'sandboxes');
+        return fs.existsSync(sandboxes) ? fs.readdirSync(sandboxes).filter(f => f.endsWith('.lock')) : [];
+    }
+
+    /**
+     * Live processes of this world that run the fake sandy as a session: a foreground sandy, a daemon's
+     * supervisor, `--start`, an attach client — not the IDE's one-shot questions (`--print-state` polls).
+     */
+    sandyProcesses(): Array<{ pid: number; cmdline: string }> {
+        return this.processes().flatMap(pid => {
+            try {
+                const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+                // The sandy itself is the program run (node on main.js, or bash on the launcher before its
+                // exec) — not a helper the launcher runs with the launcher's path as argument (`dirname …/sandy`).
+                const at = argv.findIndex(a => a.endsWith(path.join('fake-sandy', 'main.js')) || a === path.join(FAKE_SANDY_BIN, 'sandy'));
+                const sandy = at === 0 || (at === 1 && /^(node|bash|sh)$/.test(path.basename(argv[0])));
+                const question = /^(--print-state|--print-schema|--print-version|--print-protected-paths|--validate-config|-v|--version)$/.test(argv[at + 1] ?? '');
+                return sandy && !question ? [{ pid, cmdline: argv.join(' ') }] : [];
+            } catch {
+                return [];
+            }
+        });
     }
 
     /** A long-running child in its own process group, its output appended to `logFile`. */
@@ -117,6 +178,9 @@ export class World {
 
     /** Ends the children's process groups, then anything else still carrying this HOME. */
     async dispose(keep = false): Promise<void> {
+        for (const shell of this.shells) {
+            shell.kill();
+        }
         for (const child of this.children) {
             if (child.pid && child.exitCode === null) {
                 try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }

@@ -121,10 +121,23 @@ export class SandyApp implements PageContext {
     async focusWelcomeTab(): Promise<void> {
         const welcome = this.page.locator('#theia-main-content-panel .lm-TabBar-tab[id="shell-tab-getting.started.widget"]');
         if (!await welcome.isVisible()) {
-            await this.commandPalette().run('Help: Welcome');
+            // The Welcome page opens by itself only in an empty workbench (workbench.startupEditor).
+            await this.commandPalette().run('Welcome');
+            await welcome.waitFor({ state: 'visible' });
         }
         await welcome.click();
         await this.poll(async () => /\blm-mod-current\b/.test((await welcome.getAttribute('class')) ?? ''), 'the Welcome tab to be current');
+    }
+
+    /**
+     * The keyboard goes to the Projects view: a sandy tab in the main area stays in view but is no
+     * longer what the user is looking at, so its notifications are toasted (none while it has the focus).
+     */
+    async lookAway(): Promise<void> {
+        const projects = await this.openSandyView();
+        // The view itself, not a row (a row's click would launch or show its project).
+        await projects.focus();
+        await this.poll(async () => await this.page.evaluate(() => !document.activeElement?.closest('.sandy-terminal-widget')), 'the focus to leave the sandy tab');
     }
 
     notifications(): TheiaNotifications {

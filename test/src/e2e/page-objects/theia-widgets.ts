@@ -1,5 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { poll, PollOptions } from '../../support/poll';
+import { ToastLog, ToastSelectors } from '../../support/toast-log';
+
+export { ToastLog };
 
 /** What every page object needs: the page and a poll that gives up when the backend died. */
 export interface PageContext {
@@ -38,11 +41,29 @@ export class TheiaNotifications {
         return item;
     }
 
+    /** Clears a toast (its × button), as a user dismisses it, and waits until it is gone. */
+    async clear(item: Locator): Promise<void> {
+        await item.hover();
+        await item.locator('.theia-notification-actions li.codicon-close').click();
+        await this.ctx.poll(async () => !await item.isVisible(), 'the cleared notification to go');
+    }
+
     /** The action button (e.g. "Show") of a notification. */
     action(item: Locator, label: string): Locator {
         return item.locator(`button[data-action="${label}"]`);
     }
 }
+
+/**
+ * Theia's toasts for {@link ToastLog} (`ToastLog.install(page, THEIA_TOASTS)`): every toast a window
+ * showed, across reloads. Theia merges a message equal to one still on screen into it, so a test
+ * clears a toast ({@link TheiaNotifications.clear}) before it watches for that message to come again.
+ */
+export const THEIA_TOASTS: ToastSelectors = {
+    // The toasts only: the (closed) notification center renders every notification too.
+    toast: '.theia-notification-toasts .theia-notification-list-item',
+    message: '.theia-notification-message'
+};
 
 /** Theia's status bar, read as text. */
 export class TheiaStatusBar {
@@ -57,6 +78,15 @@ export class TheiaStatusBar {
     async sessionCount(): Promise<number> {
         const m = /(\d+) sandy sessions?/.exec(await this.text());
         return m ? Number(m[1]) : 0;
+    }
+
+    /**
+     * The focused sandy tab's item: `pid N · agent · elapsed` for a foreground session, `daemon ·
+     * agent · elapsed` for a daemon session (whose only pid of ours is an attach client's).
+     */
+    async activeSession(): Promise<string | undefined> {
+        const m = /^(?:pid \d+|daemon) · .*$/m.exec(await this.text());
+        return m ? m[0] : undefined;
     }
 
     /** The `pid N · agent · elapsed` item of the focused sandy tab. */
@@ -84,6 +114,30 @@ export class TheiaCommandPalette {
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     }
+}
+
+/**
+ * An output channel's text (e.g. "Sandy"), opened as a user would: F1 → Output: Show Output Channel…
+ * → the channel. The command opens a second quick pick, the channels, so each pick is Enter on the
+ * focused row (the palette's own run() would wait for the quick input to close).
+ */
+export async function outputChannelText(ctx: PageContext, channel: string): Promise<string> {
+    const page = ctx.page;
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const focused = page.locator('.quick-input-widget .monaco-list-row.focused');
+    const pick = async (text: string, row: (label: string) => boolean): Promise<void> => {
+        await input.fill(text);
+        await ctx.poll(async () => row((await focused.getAttribute('aria-label', { timeout: 500 }))?.trim() ?? ''), `"${text}" to be the focused row`);
+        await page.keyboard.press('Enter');
+    };
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await pick('>Output: Show Output Channel...', label => label.startsWith('Output: Show Output Channel...'));
+    await ctx.poll(async () => await input.inputValue() === '', 'the channel picker');
+    await pick(channel, label => label === channel);
+    const lines = page.locator('#outputView .view-lines');
+    await lines.waitFor({ state: 'visible' });
+    return ctx.poll(async () => (await lines.textContent())?.replace(/\u00a0/g, ' ') || undefined, `the ${channel} output to show`);
 }
 
 /** Right click → an item of Theia's (Lumino) context menu, by label. */

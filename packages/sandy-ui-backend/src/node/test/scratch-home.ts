@@ -6,9 +6,11 @@ import { lockDirFor, sandboxNameFor } from '@sandy-ui/core/node';
 import type { PtySpawn, SessionAttachment, SignalSender } from '@sandy-ui/core/node';
 import { signalProcessGroup } from '@sandy-ui/core/node';
 import { nodePtySpawn } from '../node-pty-spawn';
+import { readSessionRecords, SessionRecord } from '@sandy-ui/test/lib/fake-sandy/docker';
+import { processGroupOf } from '@sandy-ui/test/lib/support/proc-stat';
 import { isGone, processesWithHome, processState } from '@sandy-ui/test/lib/support/processes';
 
-export { isGone, processState };
+export { isGone, processGroupOf, processState };
 
 /** Repository root, from `packages/sandy-ui-backend/lib/node/test`. */
 export const REPO_ROOT = path.resolve(__dirname, '../../../../..');
@@ -64,6 +66,15 @@ export class ScratchHome {
         }
     }
 
+    /**
+     * The fake sandy's Docker engine: one record per container it "runs" (test/fake-sandy/README.md),
+     * `$SANDY_HOME/.fake-docker/sessions/<id>.json`. A daemon record's `ownerPid` is its supervisor,
+     * the process that holds the workspace lock.
+     */
+    fakeContainers(): FakeContainer[] {
+        return readSessionRecords(this.sandyHome);
+    }
+
     /** A minimal environment for a PTY launched directly through the supervisor. */
     env(extra: Record<string, string> = {}): Record<string, string> {
         return { HOME: this.home, PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: this.tmp, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...extra };
@@ -88,6 +99,20 @@ export class ScratchHome {
         expect(left.map(describeProcess), 'processes still running with the scratch HOME').to.deep.equal([]);
     }
 
+    /**
+     * {@link dispose}, then again until nothing comes back for `quietMs`: a disposed service's last
+     * `--print-state` (one a stop queued) may only start after the tree is gone, and would recreate
+     * `$HOME/.sandy` in it.
+     */
+    async disposeWhenQuiet(quietMs = 300, maxMs = 5000): Promise<void> {
+        const deadline = Date.now() + maxMs;
+        do {
+            this.dispose();
+            await sleep(quietMs);
+        } while ((this.processes().length > 0 || fs.existsSync(this.home)) && Date.now() < deadline);
+        this.dispose();
+    }
+
     /** Kills whatever a failed test left behind (each pid's group first), then removes the scratch tree. */
     dispose(): void {
         for (const pid of this.processes()) {
@@ -99,7 +124,29 @@ export class ScratchHome {
                 }
             }
         }
-        fs.rmSync(this.home, { recursive: true, force: true });
+        fs.rmSync(this.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    }
+}
+
+/** The fake's container record (test/src/fake-sandy/docker.ts): `ownerPid` is sandy's pid for a bare launch, the daemon supervisor's for a daemon session. */
+export type FakeContainer = SessionRecord;
+
+/** A process's argv, [] when it is gone. */
+export function commandLineOf(pid: number): string[] {
+    try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    } catch {
+        return [];
+    }
+}
+
+/** A process's environment as /proc shows it (what it was started with), undefined when it is gone. */
+export function environmentOf(pid: number): Map<string, string> | undefined {
+    try {
+        return new Map(fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').filter(Boolean)
+            .map(kv => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]));
+    } catch {
+        return undefined;
     }
 }
 
@@ -129,15 +176,6 @@ export function childrenOf(pid: number): number[] {
         }
     }
     return children;
-}
-
-export function processGroupOf(pid: number): number | undefined {
-    try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    } catch {
-        return undefined;
-    }
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,15 +1,13 @@
 import { Terminal, ITerminalOptions, ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { OscDispatcher, TerminalNotification } from '../../common/terminal/osc-dispatch';
+import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
 
 /** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
 export interface TerminalViewHost {
-    /** OSC 9 / 99 / 777 from the session. */
-    notify(notification: TerminalNotification): void;
     /** OSC 52 clipboard write (reads are never answered). */
     writeClipboard(text: string): void;
     /** OSC 8 hyperlinks and plain URLs the user activated (the host applies links.ts `classifyLink` again). */
@@ -76,7 +74,9 @@ export class SandyTerminalView {
         // Plain-text URLs: the addon matches http(s) only, and acts on a click only; the host classifies again.
         this.term.loadAddon(new WebLinksAddon((_event, uri) => this.host.openLink(uri)));
         this.osc = new OscDispatcher({
-            notify: n => this.host.notify(n),
+            // Notifications are the backend's: it parses the session's stream once, tab or no tab
+            // (node/terminal/screen-state.ts); the view only swallows them.
+            notify: () => undefined,
             clipboard: text => this.host.writeClipboard(text),
             acceptsLink: host.acceptsLink ? uri => host.acceptsLink!(uri) : undefined
         });
@@ -97,6 +97,17 @@ export class SandyTerminalView {
     measure(): { cols: number; rows: number } {
         this.fitNow(false);
         return { cols: this.term.cols, rows: this.term.rows };
+    }
+
+    /**
+     * Take a size before the container is laid out (a hidden tab launched at the size of its area's
+     * tabs), so what sandy draws meanwhile is parsed at the PTY's size; the first fit once shown
+     * corrects it if the tab is not that size after all.
+     */
+    sizeTo(cols: number, rows: number): void {
+        if (!this.disposed && cols > 0 && rows > 0 && (cols !== this.term.cols || rows !== this.term.rows)) {
+            this.term.resize(cols, rows);
+        }
     }
 
     attach(transport: TerminalTransport): void {

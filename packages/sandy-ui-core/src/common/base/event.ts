@@ -44,6 +44,11 @@ export class ViewVisibility {
 
     constructor(protected readonly onDidChangeAny: (anyVisible: boolean) => void) { }
 
+    /** Whether any of the views shows sandy state now. */
+    get any(): boolean {
+        return this.visible.size > 0;
+    }
+
     set(viewId: string, visible: boolean): void {
         const before = this.visible.size > 0;
         if (visible) {

@@ -1,29 +1,60 @@
 import { expect } from 'chai';
 import {
     dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
-    isHostControlledSetting, readHostSandyConfiguration, SettingInspection
+    isHostControlledSetting, notificationsAllowed, readHostSandyConfiguration, SettingInspection
 } from './host-settings';
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
 
 /** What a repository (or the agent, through its workspace) writes into .vscode/ or .theia/settings.json. */
 const ATTACK = {
     'sandy.path': '/home/u/work/repo/.vscode/sandy',
-    'sandy.passEnvironment': ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']
+    'sandy.passEnvironment': ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'],
+    // Sessions that end with the IDE (no daemon), or that the IDE stops when it quits, and a nudge never shown.
+    'sandy.sessionMode': 'foreground',
+    'sandy.stopSessionsOnQuit': true,
+    'sandy.longRunningHours': 0
 } as const;
+
+/** The configuration when nothing is set anywhere: sandy found on PATH, no extra variables, daemon sessions that outlive the IDE, a nudge after 24 h. */
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, historyMegabytes: 50 } as const;
+
+/** Each setting's declared default, as both hosts' inspect() report it. */
+function declaredDefaults(): Record<HostControlledSetting, SettingInspection> {
+    const all = {} as Record<HostControlledSetting, SettingInspection>;
+    for (const key of HOST_CONTROLLED_SETTINGS) {
+        all[key] = { defaultValue: SANDY_PREFERENCE_PROPERTIES[key].default };
+    }
+    return all;
+}
 
 function inspector(values: Partial<Record<HostControlledSetting, SettingInspection>>): (key: HostControlledSetting) => SettingInspection | undefined {
     return key => values[key];
 }
 
 describe('host-controlled settings (the scope rule)', () => {
-    it('are sandy.path and sandy.passEnvironment, and every other sandy setting is one a workspace may set on purpose', () => {
-        expect([...HOST_CONTROLLED_SETTINGS].sort()).to.deep.equal(['sandy.passEnvironment', 'sandy.path']);
-        // A new setting must be decided here: does it choose a program or widen sandy's environment?
-        const workspaceSettable = ['sandy.notifications'];
+    it('are sandy.path, sandy.passEnvironment, the three session settings and the two that decide whether an agent\'s request for you is said; no sandy setting is a workspace\'s', () => {
+        expect([...HOST_CONTROLLED_SETTINGS].sort()).to.deep.equal([
+            'sandy.doNotDisturb', 'sandy.historyMegabytes', 'sandy.longRunningHours', 'sandy.notifications', 'sandy.passEnvironment', 'sandy.path',
+            'sandy.sessionMode', 'sandy.stopSessionsOnQuit'
+        ]);
+        // A new setting must be decided here: does it choose a program, widen sandy's environment, decide whether sessions
+        // outlive the IDE, or silence the agent a repository runs? Then it is the user's alone.
+        const workspaceSettable: string[] = [];
         for (const key of Object.keys(SANDY_PREFERENCE_PROPERTIES)) {
             expect(isHostControlledSetting(key) || workspaceSettable.includes(key), `${key} is classified`).to.equal(true);
         }
-        expect(isHostControlledSetting('sandy.notifications')).to.equal(false);
+    });
+
+    it('a repository that silences its agent (sandy.notifications off, do not disturb on) silences nothing; the user\'s own switch counts', () => {
+        const attack = readHostSandyConfiguration(inspector({
+            'sandy.notifications': { defaultValue: true, workspaceValue: false },
+            'sandy.doNotDisturb': { defaultValue: false, workspaceFolderValue: true }
+        }));
+        expect(notificationsAllowed(attack.config)).to.equal(true);
+        expect(attack.ignored).to.deep.equal([{ key: 'sandy.notifications', scope: 'workspace' }, { key: 'sandy.doNotDisturb', scope: 'folder' }]);
+        expect(notificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.doNotDisturb': { globalValue: true } })).config)).to.equal(false);
+        expect(notificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.notifications': { globalValue: false } })).config)).to.equal(false);
+        expect(notificationsAllowed(undefined), 'before the window read its settings').to.equal(true);
     });
 
     it('takes the user value, else the default, and never a workspace or folder value', () => {
@@ -40,11 +71,69 @@ describe('host-controlled settings (the scope rule)', () => {
             'sandy.path': { defaultValue: '', workspaceValue: ATTACK['sandy.path'] },
             'sandy.passEnvironment': { defaultValue: [], workspaceFolderValue: [...ATTACK['sandy.passEnvironment']] }
         }));
-        expect(read.config).to.deep.equal({ sandyPath: undefined, passEnv: [] });
+        expect(read.config).to.deep.equal(DEFAULTS);
         expect(read.ignored).to.deep.equal([
             { key: 'sandy.path', scope: 'workspace' },
             { key: 'sandy.passEnvironment', scope: 'folder' }
         ]);
+    });
+
+    it('a workspace cannot choose foreground sessions, stop them on quit or silence the long-running nudge: ignored, and each noted', () => {
+        const inspections = declaredDefaults();
+        inspections['sandy.sessionMode'].workspaceValue = ATTACK['sandy.sessionMode'];
+        inspections['sandy.stopSessionsOnQuit'].workspaceFolderValue = ATTACK['sandy.stopSessionsOnQuit'];
+        inspections['sandy.longRunningHours'].workspaceValue = ATTACK['sandy.longRunningHours'];
+        inspections['sandy.longRunningHours'].workspaceFolderValue = ATTACK['sandy.longRunningHours'];
+        const read = readHostSandyConfiguration(inspector(inspections));
+        expect(read.config).to.deep.equal(DEFAULTS);
+        expect(read.ignored).to.deep.equal([
+            { key: 'sandy.sessionMode', scope: 'workspace' },
+            { key: 'sandy.stopSessionsOnQuit', scope: 'folder' },
+            { key: 'sandy.longRunningHours', scope: 'workspace' },
+            { key: 'sandy.longRunningHours', scope: 'folder' }
+        ]);
+        // Each is said in the log, with why (not the generic line of a setting the rule does not know).
+        const lines: string[] = [];
+        const notices = new IgnoredHostSettingNotices(line => lines.push(line));
+        for (const { key } of read.ignored) {
+            notices.note(key, '/w/.vscode/settings.json');
+        }
+        expect(lines).to.have.length(3);
+        expect(lines[0]).to.contain('"sandy.sessionMode" in /w/.vscode/settings.json').and.contain('how sessions run');
+        expect(lines[1]).to.contain('"sandy.stopSessionsOnQuit"').and.contain('when the IDE quits');
+        expect(lines[2]).to.contain('"sandy.longRunningHours"').and.contain('long-running');
+        expect(hostSettingsNamedIn('{ "sandy.sessionMode": "foreground", "sandy.stopSessionsOnQuit": true, "sandy.longRunningHours": 0 }'))
+            .to.deep.equal(['sandy.sessionMode', 'sandy.stopSessionsOnQuit', 'sandy.longRunningHours']);
+    });
+
+    it('declares the session settings\' defaults as the configuration assumes them (daemon, run on after quit, 24 h)', () => {
+        expect(readHostSandyConfiguration(inspector(declaredDefaults()))).to.deep.equal({ config: DEFAULTS, ignored: [] });
+    });
+
+    it('honours the user\'s own session settings', () => {
+        const inspections = declaredDefaults();
+        inspections['sandy.sessionMode'].globalValue = 'foreground';
+        inspections['sandy.stopSessionsOnQuit'].globalValue = true;
+        inspections['sandy.longRunningHours'].globalValue = 0;
+        expect(readHostSandyConfiguration(inspector(inspections)).config)
+            .to.deep.equal({ ...DEFAULTS, sessionMode: 'foreground', stopSessionsOnQuit: true, longRunningHours: 0 });
+        inspections['sandy.longRunningHours'].globalValue = 1.5;
+        expect(readHostSandyConfiguration(inspector(inspections)).config.longRunningHours).to.equal(1.5);
+    });
+
+    it('checks the types of the session settings: anything but "foreground" is daemon, only true stops on quit, hours are a number >= 0 or 24', () => {
+        const read = (sessionMode: unknown, stopSessionsOnQuit: unknown, longRunningHours: unknown) => readHostSandyConfiguration(inspector({
+            'sandy.sessionMode': { defaultValue: 'daemon', globalValue: sessionMode },
+            'sandy.stopSessionsOnQuit': { defaultValue: false, globalValue: stopSessionsOnQuit },
+            'sandy.longRunningHours': { defaultValue: 24, globalValue: longRunningHours }
+        })).config;
+        expect(read('FOREGROUND', 'true', '5')).to.deep.equal(DEFAULTS);
+        expect(read('fg', 1, -1)).to.deep.equal(DEFAULTS);
+        expect(read(['foreground'], { value: true }, Number.NaN)).to.deep.equal(DEFAULTS);
+        expect(read(null, null, Number.POSITIVE_INFINITY)).to.deep.equal(DEFAULTS);
+        expect(read('foreground', true, 0)).to.deep.equal({ ...DEFAULTS, sessionMode: 'foreground', stopSessionsOnQuit: true, longRunningHours: 0 });
+        // Even without the declared defaults (a host whose inspect() knows none).
+        expect(readHostSandyConfiguration(() => undefined).config).to.deep.equal(DEFAULTS);
     });
 
     it('honours the user\'s settings beside an ignored workspace value', () => {
@@ -52,7 +141,7 @@ describe('host-controlled settings (the scope rule)', () => {
             'sandy.path': { defaultValue: '', globalValue: '/opt/sandy/bin/sandy', workspaceValue: ATTACK['sandy.path'] },
             'sandy.passEnvironment': { defaultValue: [], globalValue: ['ANTHROPIC_API_KEY'], workspaceValue: [...ATTACK['sandy.passEnvironment']] }
         }));
-        expect(read.config).to.deep.equal({ sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'] });
+        expect(read.config).to.deep.equal({ ...DEFAULTS, sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'] });
         expect(read.ignored.map(i => i.key)).to.deep.equal(['sandy.path', 'sandy.passEnvironment']);
     });
 
@@ -61,16 +150,16 @@ describe('host-controlled settings (the scope rule)', () => {
             'sandy.path': { globalValue: 42 },
             'sandy.passEnvironment': { globalValue: ['OK_VAR', 7, { x: 1 }] }
         }));
-        expect(read.config).to.deep.equal({ sandyPath: undefined, passEnv: ['OK_VAR'] });
+        expect(read.config).to.deep.equal({ ...DEFAULTS, passEnv: ['OK_VAR'] });
         expect(readHostSandyConfiguration(inspector({ 'sandy.path': { globalValue: '  ' }, 'sandy.passEnvironment': { globalValue: 'AWS' } })).config)
-            .to.deep.equal({ sandyPath: undefined, passEnv: [] });
-        expect(readHostSandyConfiguration(() => undefined)).to.deep.equal({ config: { sandyPath: undefined, passEnv: [] }, ignored: [] });
+            .to.deep.equal(DEFAULTS);
+        expect(readHostSandyConfiguration(() => undefined)).to.deep.equal({ config: DEFAULTS, ignored: [] });
     });
 
     it('finds the host-controlled keys a settings file names, comments and all', () => {
         const text = '{\n  // the attacker\'s\n  "sandy.path" : "./x",\n  "sandy.notifications": false,\n  /* c */ "sandy.passEnvironment":["A"],\n}';
-        expect(hostSettingsNamedIn(text)).to.deep.equal(['sandy.path', 'sandy.passEnvironment']);
-        expect(hostSettingsNamedIn('{ "sandyXpath": 1, "sandy.notifications": true }')).to.deep.equal([]);
+        expect(hostSettingsNamedIn(text)).to.deep.equal(['sandy.path', 'sandy.passEnvironment', 'sandy.notifications']);
+        expect(hostSettingsNamedIn('{ "sandyXpath": 1, "editor.fontSize": 3 }')).to.deep.equal([]);
     });
 
     it('says each ignored setting once per file, naming the setting and the file on one line', () => {
@@ -103,14 +192,20 @@ describe('settings a workspace may not set (the Theia providers drop them)', () 
             'security.workspace.trust.trustedFolders': ['file:///'],
             'sandy.path': '/ws/evil',
             'sandy.passEnvironment': ['AWS_SECRET_ACCESS_KEY'],
+            'sandy.sessionMode': 'foreground',
+            'sandy.stopSessionsOnQuit': true,
+            'sandy.longRunningHours': 0,
             'sandy.notifications': false,
             'editor.fontSize': 17,
             'terminal.integrated.fontSize': 12,
             'git.enabled': true,
             '[markdown]': { 'editor.wordWrap': 'on', 'terminal.integrated.shell.linux': '/bin/sh' }
         });
-        expect(Object.keys(kept).sort()).to.deep.equal(['[markdown]', 'editor.fontSize', 'git.enabled', 'sandy.notifications', 'terminal.integrated.fontSize']);
+        expect(Object.keys(kept).sort()).to.deep.equal(['[markdown]', 'editor.fontSize', 'git.enabled', 'terminal.integrated.fontSize']);
         expect(kept['[markdown]']).to.deep.equal({ 'editor.wordWrap': 'on' });
-        expect(dropped).to.include.members(['ai-features.mcp.mcpServers', 'git.path', 'sandy.path', '[markdown].terminal.integrated.shell.linux']);
+        expect(dropped).to.include.members([
+            'ai-features.mcp.mcpServers', 'git.path', 'sandy.path', 'sandy.sessionMode', 'sandy.stopSessionsOnQuit', 'sandy.longRunningHours',
+            '[markdown].terminal.integrated.shell.linux'
+        ]);
     });
 });

@@ -78,10 +78,22 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
     };
     const sandyPath = read('sandy.path');
     const passEnv = read('sandy.passEnvironment');
+    const sessionMode = read('sandy.sessionMode');
+    const stopOnQuit = read('sandy.stopSessionsOnQuit');
+    const hours = read('sandy.longRunningHours');
+    const notifications = read('sandy.notifications');
+    const doNotDisturb = read('sandy.doNotDisturb');
+    const historyMb = read('sandy.historyMegabytes');
     return {
         config: {
             sandyPath: typeof sandyPath === 'string' && sandyPath.trim() ? sandyPath : undefined,
-            passEnv: Array.isArray(passEnv) ? passEnv.filter((name): name is string => typeof name === 'string') : []
+            passEnv: Array.isArray(passEnv) ? passEnv.filter((name): name is string => typeof name === 'string') : [],
+            sessionMode: sessionMode === 'foreground' ? 'foreground' : 'daemon',
+            stopSessionsOnQuit: stopOnQuit === true,
+            longRunningHours: typeof hours === 'number' && Number.isFinite(hours) && hours >= 0 ? hours : 24,
+            notifications: notifications !== false,
+            doNotDisturb: doNotDisturb === true,
+            historyMegabytes: typeof historyMb === 'number' && Number.isFinite(historyMb) && historyMb >= 0 ? Math.min(10_000, historyMb) : 50
         },
         ignored
     };
@@ -89,8 +101,19 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
 
 const WHY_IGNORED: Record<HostControlledSetting, string> = {
     'sandy.path': 'a workspace cannot choose the program the IDE runs',
-    'sandy.passEnvironment': 'a workspace cannot widen the environment sandy gets'
+    'sandy.passEnvironment': 'a workspace cannot widen the environment sandy gets',
+    'sandy.sessionMode': 'a workspace cannot choose how sessions run, or whether they outlive the IDE',
+    'sandy.stopSessionsOnQuit': 'a workspace cannot decide which sessions end when the IDE quits',
+    'sandy.longRunningHours': 'a workspace cannot silence the long-running session reminder',
+    'sandy.notifications': 'a workspace cannot silence its agent\'s requests for you',
+    'sandy.doNotDisturb': 'a workspace cannot silence its agent\'s requests for you',
+    'sandy.historyMegabytes': 'a workspace cannot decide how much of your sessions is kept on this computer'
 };
+
+/** Whether a session's request for the user becomes a notification now (the user's settings as the window sent them). */
+export function notificationsAllowed(config: Pick<SandyConfiguration, 'notifications' | 'doNotDisturb'> | undefined): boolean {
+    return config?.notifications !== false && config?.doNotDisturb !== true;
+}
 
 /** The one line a host logs for an ignored workspace value (`file` as the user would open it). */
 export function ignoredHostSettingMessage(key: string, file: string): string {

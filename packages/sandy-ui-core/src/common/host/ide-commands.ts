@@ -16,7 +16,11 @@ export const SANDY_IDE_COMMANDS = {
     REMOVE_SANDBOX: { id: 'sandy.removeSandbox', label: 'Remove Sandbox…' },
     REMOVE_PROJECT: { id: 'sandy.removeProject', label: 'Remove from Projects' },
     OPEN_SETTINGS: { id: 'sandy.openSettings', label: 'Open Settings', icon: 'settings-gear' },
-    REVOKE_APPROVAL: { id: 'sandy.revokeApproval', label: 'Revoke Approval' }
+    REVOKE_APPROVAL: { id: 'sandy.revokeApproval', label: 'Revoke Approval' },
+    NEXT_WAITING: { id: 'sandy.nextWaiting', label: 'Go to the Session That Needs You', icon: 'bell-dot' },
+    TOGGLE_DO_NOT_DISTURB: { id: 'sandy.toggleDoNotDisturb', label: 'Toggle Do Not Disturb', icon: 'bell-slash' },
+    SHOW_DASHBOARD: { id: 'sandy.showDashboard', label: 'Show Dashboard', icon: 'dashboard' },
+    SHOW_HISTORY: { id: 'sandy.showHistory', label: 'Show History', icon: 'history' }
 } as const satisfies Record<string, { id: string; label: string; icon?: string }>;
 
 export type SandyIdeCommandId = typeof SANDY_IDE_COMMANDS[keyof typeof SANDY_IDE_COMMANDS]['id'];

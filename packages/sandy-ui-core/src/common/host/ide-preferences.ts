@@ -21,9 +21,44 @@ export const SANDY_PREFERENCE_PROPERTIES = {
         scope: 'application',
         description: 'Extra environment variables passed to sandy besides the built-in whitelist (HOME, USER, PATH, LANG, LC_*, TERM, SHELL, SANDY_HOME…), e.g. credential variables you want sandy to see. User settings only: a workspace\'s value is ignored.'
     },
+    'sandy.sessionMode': {
+        type: 'string',
+        enum: ['daemon', 'foreground'],
+        default: 'daemon',
+        scope: 'application',
+        description: 'How sandy sessions run. daemon: sandy\'s daemon sessions (sandy --start), which outlive the IDE — a reload, a restart or a crash leaves them running and the IDE shows them again. foreground: sandy runs on the IDE\'s terminal and ends when the IDE quits. A sandy without daemon mode always runs in the foreground. User settings only.'
+    },
+    'sandy.stopSessionsOnQuit': {
+        type: 'boolean',
+        default: false,
+        scope: 'application',
+        description: 'Stop the daemon sessions (sandy --stop) when the Sandy IDE quits. Off: they keep running and the next IDE reattaches them. Not in the VS Code plugin: there a window reload cannot be told from quitting, and sessions must survive a reload. User settings only.'
+    },
+    'sandy.longRunningHours': {
+        type: 'number',
+        default: 24,
+        minimum: 0,
+        scope: 'application',
+        description: 'Sessions running longer than this many hours are marked and you are asked once whether to stop them. 0: never. User settings only.'
+    },
     'sandy.notifications': {
         type: 'boolean',
         default: true,
-        description: 'Show a notification when a sandy session asks for attention (OSC 9 / 99 / 777).'
+        scope: 'application',
+        description: 'Show a notification when a sandy session asks for attention (OSC 9 / 99 / 777, a bell) while you are not looking at its tab. User settings only: a workspace cannot silence its agent\'s requests.'
+    },
+    'sandy.historyMegabytes': {
+        type: 'number',
+        default: 50,
+        minimum: 0,
+        maximum: 10000,
+        scope: 'application',
+        description: 'Session history: the most of each session\'s output kept on this computer (in ~/.sandy-ide/history, never in the workspace or the sandbox), in MB; older output rolls off. 0: keep no history. User settings only.'
+    },
+    'sandy.doNotDisturb': {
+        type: 'boolean',
+        default: false,
+        scope: 'application',
+        description: 'Do not disturb: no Sandy notifications for now (toggle it with "Sandy: Toggle Do Not Disturb" or the status bar). The Sessions view and the status bar still count the sessions that need you. User settings only.'
     }
 } as const;

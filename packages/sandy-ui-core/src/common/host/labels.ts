@@ -11,10 +11,23 @@ export function workspaceLabel(workspace: string): string {
     return (idx >= 0 ? trimmed.slice(idx + 1) : trimmed) || workspace;
 }
 
-/** How a session ended, in words a user understands (codes from CONTRACT §6.5). */
-export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'status'>): string {
+/** How a session ended, in words a user understands (codes from CONTRACT §6.5; a daemon session's end from §6.3). */
+export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'status'> & Partial<Pick<SessionInfo, 'endReason' | 'mode' | 'problem'>>): string {
     if (info.status !== 'exited') {
         return 'sandy is running.';
+    }
+    switch (info.endReason) {
+        case 'stopped': return info.mode === 'daemon' ? 'The daemon session was stopped (sandy --stop).' : 'sandy was stopped.';
+        case 'agent-exited': return 'The agent exited; its daemon session has ended.';
+        case 'gone': return 'The daemon session ended outside the IDE (its container is gone).';
+        case 'start-failed':
+            if (info.problem) {
+                return `sandy could not be started: ${info.problem.message}`;
+            }
+            return info.mode === 'daemon'
+                ? `sandy --start did not start the session${info.exitCode !== undefined ? ` (exit ${info.exitCode})` : ''}; sandy's reason is above.`
+                : 'sandy could not be started.';
+        default: break;
     }
     if (info.signal) {
         return info.signal === 'SIGKILL'
@@ -29,6 +42,95 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case undefined: return 'sandy ended.';
         default: return `sandy exited with code ${info.exitCode}.`;
     }
+}
+
+// ---- daemon sessions (node/terminal/pty-supervisor.ts, common/terminal/terminal-session.ts)
+
+/** Written into a launch's terminal while another launch is in sandy's image build (node/terminal/build-gate.ts). */
+export function queuedLaunchText(): string {
+    return '\x1b[2m[sandy-ui] Waiting for another launch to get past sandy\'s image build (launches run one at a time through it)…\x1b[0m\r\n';
+}
+
+/** The screen of a foreground sandy whose IDE went away: nothing of its terminal can be shown. */
+export function orphanScreenText(pid: number): string {
+    return `\r\n[sandy-ui] This sandy (pid ${pid}) was started in the foreground by an IDE that has since quit.\r\n` +
+        '[sandy-ui] Its terminal went with that IDE and cannot be shown here. Stop it to launch the project again.\r\n';
+}
+
+/** The terminal (or window) that had taken a daemon session let go; the IDE does not take it back unasked. */
+export const RELEASED_PROBLEM = { message: 'The other terminal or window that had this session let go of it.', hint: 'Attach shows it here again.' } as const;
+
+export function attachFailedProblem(exitCode: number | undefined, detail: string): { message: string; hint: string } {
+    return {
+        message: `sandy --attach ${exitCode === undefined ? 'could not run' : `failed (exit ${exitCode})`}${detail ? `: ${detail}` : '.'}`,
+        hint: exitCode === 1 ? 'sandy could not reach Docker: start Docker, then Attach.' : 'Attach again, or run sandy --attach in a terminal to see why.'
+    };
+}
+
+export function daemonStopProblem(exitCode: number | undefined, detail: string): { message: string; hint: string } {
+    if (exitCode === 5) {
+        return { message: 'The daemon session did not stop within 15 s (sandy --stop, exit 5).', hint: 'Stop again, or run sandy --stop in the workspace to see why.' };
+    }
+    return {
+        message: `sandy --stop ${exitCode === undefined ? 'could not run' : `failed (exit ${exitCode})`}${detail ? `: ${detail}` : '.'}`,
+        hint: exitCode === 1 ? 'sandy could not reach Docker: start Docker, then Stop again.' : 'The session is still running; Stop again, or run sandy --stop in the workspace.'
+    };
+}
+
+/** Why a launch runs in the foreground although daemon sessions are the default (node/service/launch.ts). */
+export const SESSION_MODE_WHY = {
+    noSchema: (version: string) => `sandy ${version} did not answer --print-schema, so whether it has daemon mode is unknown: this session runs in the foreground and ends when the IDE quits.`,
+    noDaemonMode: (version: string) => `sandy ${version} has no daemon mode (--start/--attach/--stop): this session runs in the foreground and ends when the IDE quits. Update sandy for sessions that outlive the IDE.`,
+    foregroundGates: (dockerfile: boolean, symlinks: boolean) => `This launch runs in the foreground: sandy asks about ${dockerfile && symlinks ? 'the project\'s .sandy/Dockerfile and escaping symlinks' : dockerfile ? 'the project\'s .sandy/Dockerfile' : 'escaping symlinks'} only there, not in a daemon session (sandy --start). It ends when the IDE quits; once sandy has recorded your approval, the next launch is a daemon session again.`
+} as const;
+
+/** What a launch gate sandy closed by itself means for the running session. */
+export const CLOSED_GATE_TEXT: Record<'dropped-keys' | 'skipped-dockerfile', string> = {
+    'dropped-keys': 'sandy dropped this workspace\'s privileged keys: it could not ask for approval, so the session runs without them. Launch in the foreground once (sandy.sessionMode) to approve them.',
+    'skipped-dockerfile': 'sandy did not build the project\'s .sandy/Dockerfile: it could not ask for approval, so the session uses the base agent image. Launch in the foreground once (sandy.sessionMode) to approve it.'
+};
+
+/** The line above a daemon session's terminal while it is not shown live; undefined: nothing to say. */
+export function sessionLinkBanner(info: Pick<SessionInfo, 'mode' | 'origin' | 'link' | 'status' | 'problem'> & Partial<Pick<SessionInfo, 'startPhase'>>): string | undefined {
+    if (info.status === 'exited') {
+        return undefined;
+    }
+    if (info.origin === 'orphan') {
+        return 'Started by an IDE that has since quit: its terminal cannot be shown. Stop it to launch again.';
+    }
+    if (info.problem) {
+        return problemText({ code: 'session', ...info.problem });
+    }
+    switch (info.link) {
+        case 'starting': return info.startPhase === 'building' ? 'Starting the daemon session: building images (sandy --start; the first build takes minutes)…'
+            : info.startPhase === 'starting' ? 'Starting the daemon session: starting its container (sandy --start)…'
+                : info.startPhase === 'ready' ? 'Starting the daemon session: attachable, attaching…'
+                    : 'Starting the daemon session (sandy --start: images, then the container)…';
+        case 'elsewhere': return 'Attached in another terminal (sandy --attach there took it over). Take Back shows it here again.';
+        case 'detached': return info.origin === 'outside' ? 'Started outside the IDE. Attach shows it here (it takes it from any other terminal).' : undefined;
+        default: return undefined;
+    }
+}
+
+/** Where a session came from, for the tree, pick-lists and tooltips. */
+export function sessionOriginText(info: Pick<SessionInfo, 'mode' | 'origin' | 'link'>): string {
+    if (info.origin === 'orphan') {
+        return 'orphaned foreground sandy';
+    }
+    const where = info.origin === 'outside' ? 'started outside the IDE' : undefined;
+    const link = info.mode !== 'daemon' ? 'foreground'
+        : info.link === 'elsewhere' ? 'daemon, attached in another terminal'
+            : info.link === 'starting' ? 'daemon, starting' : 'daemon';
+    return where ? `${link}, ${where}` : link;
+}
+
+/** Sessions older than this are marked (the `sandy.longRunningHours` setting). */
+export function isLongRunning(info: Pick<SessionInfo, 'startedAt' | 'status'>, hours: number, now = Date.now()): boolean {
+    return info.status !== 'exited' && hours > 0 && now - info.startedAt >= hours * 3_600_000;
+}
+
+export function longRunningText(workspace: string, info: Pick<SessionInfo, 'startedAt'>, now = Date.now()): string {
+    return `sandy (${workspaceLabel(workspace)}) has been running for ${formatAge(now - info.startedAt)}. Stop it, or keep it running?`;
 }
 
 /** "3m 12s" style elapsed time for the status bar. */
@@ -46,18 +148,36 @@ export function formatElapsed(ms: number): string {
     return `${sec}s`;
 }
 
+/** A session's age for lists that are not redrawn every second: "under a minute", "42 min", "3 h 5 min", "2 d 4 h". */
+export function formatAge(ms: number): string {
+    const min = Math.floor(Math.max(0, ms) / 60_000);
+    if (min < 1) {
+        return 'under a minute';
+    }
+    if (min < 60) {
+        return `${min} min`;
+    }
+    const h = Math.floor(min / 60);
+    if (h < 48) {
+        return `${h} h ${min % 60} min`;
+    }
+    return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
 /** The status bar's session count: `N sandy sessions` (hosts add their own icon syntax). */
 export function sessionsStatusText(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
     return `${live.length} sandy session${live.length === 1 ? '' : 's'}`;
 }
 
-export function sessionsStatusTooltip(live: readonly Pick<SessionInfo, 'workspace' | 'pid'>[]): string {
-    return live.map(s => `${workspaceLabel(s.workspace)} — pid ${s.pid}`).join('\n') + '\nClick to switch';
+export function sessionsStatusTooltip(live: readonly SessionInfo[], now = Date.now(), longRunningHours = 24): string {
+    return live.map(s => `${workspaceLabel(s.workspace)} — ${sessionOriginText(s)}, running ${formatAge(now - s.startedAt)}` +
+        `${isLongRunning(s, longRunningHours, now) ? ' (long-running)' : ''}${s.pid ? `, pid ${s.pid}` : ''}`).join('\n') + '\nClick to switch';
 }
 
 /** The focused session: `pid · agent · elapsed`. */
-export function activeSessionText(session: Pick<SessionInfo, 'pid' | 'agent' | 'startedAt'>, now = Date.now()): string {
-    const parts = [`pid ${session.pid}`];
+export function activeSessionText(session: Pick<SessionInfo, 'pid' | 'agent' | 'startedAt'> & Partial<Pick<SessionInfo, 'mode'>>, now = Date.now()): string {
+    // A daemon session's pid is our attach client's (0 while none runs): its mode says more.
+    const parts = [session.mode === 'daemon' ? 'daemon' : `pid ${session.pid}`];
     if (session.agent) {
         parts.push(session.agent);
     }
@@ -188,11 +308,12 @@ export function openFoldersFailedText(problem: SandyProblem): string {
 export const OPEN_SETTINGS_TOOLTIP = 'Open Sandy Settings';
 
 /** The status bar items' names (VS Code lists them in the status bar's menu). */
-export const STATUS_BAR_NAMES = { sessions: 'Sandy sessions', active: 'Sandy active session' } as const;
+export const STATUS_BAR_NAMES = { sessions: 'Sandy sessions', active: 'Sandy active session', needsYou: 'Sandy sessions that need you', doNotDisturb: 'Sandy do not disturb' } as const;
 
 /** The plugin without node-pty: what the editor's own terminal cannot do that the Sandy terminal tab does. */
 export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '
-    + 'editor\'s own terminal. Lost: notifications from sandy (OSC 9/99/777) and the unread badge on the tab, '
+    + 'editor\'s own terminal, in the foreground. Lost: daemon sessions that outlive the window (sandy.sessionMode '
+    + 'has no effect), notifications from sandy (OSC 9/99/777) and the unread badge on the tab, '
     + 'sessions that survive closing the tab (Detach / Reattach), and Stop with sandy\'s cleanup escalation. '
     + 'Install the .vsix built for your platform to get them.';
 
@@ -234,7 +355,12 @@ export const TERMINAL_ACTIONS = {
     show: 'Show',
     /** After a tab on a live session closed. */
     reattach: 'Reattach',
-    stop: 'Stop'
+    stop: 'Stop',
+    /** A daemon session another terminal attached to, or one started outside the IDE. */
+    takeBack: 'Take Back',
+    attach: 'Attach',
+    /** The long-running nudge: leave it, and ask no more for this session. */
+    keep: 'Keep Running'
 } as const;
 
 /** The settings editor's tab title (Project + Global with a workspace, Global alone without); `● ` marks unsaved edits. */
@@ -301,3 +427,226 @@ export function preflightFailedText(detail: string): string {
 
 /** The terminal banner's button after a session ended or was not launched. */
 export const RELAUNCH_LABEL = 'Relaunch';
+
+// ---- the attention queue: the Sessions view, the status bar's "need you", do not disturb ------------------
+
+export const SESSION_GROUP_LABELS = { 'needs-you': 'Needs you', working: 'Working', idle: 'Idle', ended: 'Ended' } as const;
+
+/** A session row's short state, for the Sessions view (the words a user reads at a glance). */
+export function sessionAttentionText(s: Pick<SessionInfo, 'attention' | 'status' | 'exitCode' | 'signal' | 'lastOutputAt' | 'endedAt'>, now = Date.now()): string {
+    const a = s.attention;
+    switch (a?.state) {
+        case 'needs-you': {
+            const age = now - (a.since ?? now);
+            if (a.waitingFor === 'prompt') {
+                return age < 60_000 ? 'waiting at its prompt' : `waiting at its prompt for ${formatAge(age)}`;
+            }
+            return `${a.waitingFor === 'bell' ? 'rang the bell' : 'asked for you'} ${age < 60_000 ? 'just now' : `${formatAge(age)} ago`}`;
+        }
+        case 'working':
+            return 'working';
+        case 'exited':
+            return `exited${s.exitCode !== undefined ? ` (${s.exitCode})` : ''}`;
+        case 'failed':
+            return `failed${s.signal ? ` (${s.signal})` : s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ''}`;
+        default:
+            return s.status === 'exited' ? 'ended' : s.lastOutputAt ? `idle, last output ${formatAge(now - s.lastOutputAt)} ago`.replace('under a minute ago', 'just now') : 'idle';
+    }
+}
+
+/** The Sessions view's row description: state · agent · elapsed. */
+export function sessionRowDescription(s: SessionInfo, now = Date.now()): string {
+    const parts = [sessionAttentionText(s, now)];
+    if (s.agent) {
+        parts.push(s.agent);
+    }
+    parts.push(s.status === 'exited' ? `ran ${formatAge((s.endedAt ?? now) - s.startedAt)}` : formatAge(now - s.startedAt));
+    return parts.join(' · ');
+}
+
+export function sessionRowTooltip(s: SessionInfo, now = Date.now()): string {
+    const lines = [s.workspace, `${sessionOriginText(s)} — ${sessionAttentionText(s, now)}`];
+    if (s.agent) {
+        lines.push(`Agent: ${s.agent}`);
+    }
+    lines.push(`Started ${formatAge(now - s.startedAt)} ago${s.pid ? `, pid ${s.pid}` : ''}`);
+    if (s.status === 'exited') {
+        lines.push(describeExit(s));
+    }
+    return lines.join('\n');
+}
+
+/** The status bar item while sessions need the user: `N need(s) you` (hosts add their icon syntax). */
+export function needsYouStatusText(count: number): string {
+    return `${count} need${count === 1 ? 's' : ''} you`;
+}
+
+export function needsYouStatusTooltip(waiting: readonly SessionInfo[], now = Date.now()): string {
+    return waiting.map(s => `${workspaceLabel(s.workspace)} — ${sessionAttentionText(s, now)}`).join('\n') + '\nClick to go to the one that has waited longest';
+}
+
+export const NO_SESSION_WAITING_TEXT = 'Sandy: no session needs you.';
+export const NO_SESSIONS_VIEW_TEXT = 'No sandy sessions. Click a project to launch one; its session shows here while it runs.';
+export const DO_NOT_DISTURB_STATUS = { text: 'Do not disturb', tooltip: 'Sandy: do not disturb is on — no Sandy notifications; the Sessions view and this bar still count who needs you. Click to turn it off.' } as const;
+
+export function doNotDisturbText(on: boolean): string {
+    return on
+        ? 'Sandy: do not disturb is on. No notifications until you turn it off; the Sessions view and the status bar still show who needs you.'
+        : 'Sandy: do not disturb is off. Sessions that need you notify again.';
+}
+
+// ---- Dashboard: the Sessions dashboard (common/session/dashboard-controller.ts, browser/dashboard) ----------
+
+export const DASHBOARD_TITLE = 'Sandy Dashboard';
+export const DASHBOARD_CAPTION = 'Every sandy session at a glance: who needs you, what runs, what it costs';
+export const DASHBOARD_EMPTY_TEXT = 'No sandy sessions. Launch a project; each session shows here as a tile.';
+export const DASHBOARD_TILE_HINT = 'Click (or Enter) to show its tab';
+
+/** The badge of a tile's state. */
+export const DASHBOARD_STATE_LABELS = { 'needs-you': 'Needs you', working: 'Working', idle: 'Idle', exited: 'Exited', failed: 'Failed' } as const;
+
+/** The banner while the Docker API does not answer; `reason` is Docker's (or the socket's) own words, shown as text. */
+export function dashboardDockerUnreachableText(reason: string): string {
+    return `Docker unreachable — ${reason}`;
+}
+
+export function dashboardSessionGoneText(): string {
+    return 'Sandy: that session is gone; the dashboard shows the ones that remain.';
+}
+
+/** "12 s ago", "3 min ago", "2 h 5 min ago"; "no output yet". */
+export function dashboardLastActivityText(lastOutputAt: number | undefined, now = Date.now()): string {
+    if (!lastOutputAt) {
+        return 'no output yet';
+    }
+    const s = Math.max(0, Math.floor((now - lastOutputAt) / 1000));
+    return s < 60 ? `${s} s ago` : `${formatAge(now - lastOutputAt)} ago`;
+}
+
+/** "running 3m 12s" / "ran 1h 4m". */
+export function dashboardElapsedText(startedAt: number, endedAt: number | undefined, now = Date.now()): string {
+    return endedAt !== undefined ? `ran ${formatElapsed(endedAt - startedAt)}` : `running ${formatElapsed(now - startedAt)}`;
+}
+
+export function dashboardCpuText(cpuPercent: number | undefined): string {
+    return cpuPercent === undefined ? 'CPU —' : `CPU ${cpuPercent < 10 ? cpuPercent.toFixed(1) : Math.round(cpuPercent)} %`;
+}
+
+function formatBytes(n: number): string {
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = n;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return `${unit === 0 || value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+export function dashboardMemoryText(bytes: number | undefined, limit: number | undefined): string {
+    if (bytes === undefined) {
+        return 'Mem —';
+    }
+    return limit ? `Mem ${formatBytes(bytes)} / ${formatBytes(limit)}` : `Mem ${formatBytes(bytes)}`;
+}
+
+/** A tile's accessible name: project, state, agent. */
+export function dashboardTileLabel(tile: { project: string; agent?: string; attention: { state: keyof typeof DASHBOARD_STATE_LABELS } }): string {
+    return [tile.project, DASHBOARD_STATE_LABELS[tile.attention.state], tile.agent].filter(Boolean).join(', ');
+}
+
+// ---- History: past sessions (common/session/history-controller.ts, browser/history) ------------------------
+
+export const HISTORY_TITLE = 'Sandy History';
+export const HISTORY_CAPTION = 'Past sandy sessions: search their output, read one again, relaunch its project';
+export const HISTORY_EMPTY_TEXT = 'No recorded sessions yet. Every sandy session\'s output is kept here once it has started (sandy.historyMegabytes).';
+export const HISTORY_NO_MATCH_TEXT = 'No recorded session matches.';
+export const HISTORY_SEARCH_PLACEHOLDER = 'Search the output of past sessions';
+export const HISTORY_SEARCH_LABEL = 'Search the sessions\' output';
+export const HISTORY_PROJECT_FILTER_LABEL = 'Project';
+export const HISTORY_ALL_PROJECTS = 'All projects';
+export const HISTORY_ROW_HINT = 'Click (or Enter) to read its output';
+export const HISTORY_OPEN = 'Open';
+export const HISTORY_RELAUNCH = 'Relaunch';
+export const HISTORY_DELETE = 'Delete';
+export const HISTORY_COPY = 'Copy';
+export const HISTORY_COPY_ALL = 'Copy All';
+export const HISTORY_LOADING_TEXT = 'Reading the recorded output…';
+export const HISTORY_RECORD_GONE_TEXT = 'Sandy: that session\'s history is gone (deleted, or removed to keep within sandy.historyMegabytes).';
+export const HISTORY_DELETE_RUNNING_TEXT = 'Sandy: a running session\'s history cannot be deleted; stop the session first.';
+export const HISTORY_TRUNCATED_NOTE = 'Its start was dropped to stay within sandy.historyMegabytes: this is the most recent part.';
+
+/** "2026-12-01 23:06" in local time. */
+export function historyStartText(startedAt: number): string {
+    const d = new Date(Number.isFinite(startedAt) ? startedAt : 0);
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** "3m 12s"; "running 3m 12s" while it runs (no end yet). */
+export function historyDurationText(record: { startedAt: number; endedAt?: number }, now = Date.now()): string {
+    return record.endedAt !== undefined ? formatElapsed(Math.max(0, record.endedAt - record.startedAt)) : `running ${formatElapsed(Math.max(0, now - record.startedAt))}`;
+}
+
+/** "exit 0", "signal 15", "running", "ended" (the IDE died before it saw the end). */
+export function historyExitText(record: { endedAt?: number; exitCode?: number; signal?: number }): string {
+    if (record.exitCode !== undefined) {
+        return `exit ${record.exitCode}`;
+    }
+    if (record.signal !== undefined) {
+        return `signal ${record.signal}`;
+    }
+    return record.endedAt === undefined ? 'running' : 'ended';
+}
+
+export function historySizeText(bytes: number): string {
+    return formatBytes(Math.max(0, Number(bytes) || 0));
+}
+
+/** A row's accessible name. */
+export function historyRowLabel(record: { project: string; startedAt: number; endedAt?: number; exitCode?: number; signal?: number }): string {
+    return `${record.project}, ${historyStartText(record.startedAt)}, ${historyExitText(record)}`;
+}
+
+/** The viewer tab's title. */
+export function historyViewerTitle(record: { project: string; startedAt: number }): string {
+    return `History: ${record.project} ${historyStartText(record.startedAt)}`;
+}
+
+/** The viewer's header, one part each: project · agent · started · ended · exit. */
+export function historyHeaderParts(record: { project: string; agent?: string; model?: string; startedAt: number; endedAt?: number; exitCode?: number; signal?: number }): string[] {
+    return [
+        record.project,
+        record.agent ? (record.model ? `${record.agent} (${record.model})` : record.agent) : undefined,
+        `started ${historyStartText(record.startedAt)}`,
+        record.endedAt !== undefined ? `ended ${historyStartText(record.endedAt)}` : undefined,
+        historyExitText(record)
+    ].filter((p): p is string => !!p);
+}
+
+/** Output the disk could not keep up with. */
+export function historyDroppedNote(bytes: number): string {
+    return `${historySizeText(bytes)} of output were not recorded (the disk fell behind); a marker line stands where they were.`;
+}
+
+/** The viewer stopped reading after its page bound. */
+export function historyCutNote(shownBytes: number): string {
+    return `Only the first ${historySizeText(shownBytes)} are shown here.`;
+}
+
+export function historyDeleteConfirm(record: { project: string; startedAt: number }): { title: string; message: string; ok: string } {
+    return {
+        title: 'Delete Session History',
+        message: `Delete the recorded output of ${record.project}'s session of ${historyStartText(record.startedAt)}? It cannot be brought back.`,
+        ok: HISTORY_DELETE
+    };
+}
+
+/** Relaunch of a record whose project is no longer in the Projects list. */
+export function historyProjectGoneText(project: string, workspace: string): string {
+    return `Sandy: ${project} (${workspace}) is not in the Projects list any more; add its folder again to relaunch it.`;
+}
+
+export function historyFailedText(doing: string, problem: SandyProblem): string {
+    return `Sandy: ${doing} failed: ${problemText(problem)}`;
+}

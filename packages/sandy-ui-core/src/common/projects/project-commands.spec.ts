@@ -17,7 +17,7 @@ function project(name: string, extra: Partial<DerivedProject> = {}): DerivedProj
 }
 
 function session(id: string, workspace: string, status: SessionInfo['status'] = 'running'): SessionInfo {
-    return { id, pid: 7, workspace, args: [], startedAt: Date.now(), status, attachedViews: 1 };
+    return { id, pid: 7, mode: 'foreground', origin: 'ide', workspace, args: [], startedAt: Date.now(), status, attachedViews: 1 };
 }
 
 function request(token: string, refusal?: { key: string; scope?: 'project' | 'global' }): ApprovalRequest {
@@ -265,6 +265,35 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.selfHosted = { list: () => [own], stop: async id => { w.log.push(`tab stops ${id}`); return { ...own, status: 'exited' }; } };
             await w.commands.stop(alpha());
             expect(w.log).to.deep.equal(['tab stops fallback:1', 'info Sandy: alpha stopped.']);
+        });
+    });
+
+    describe('the attention queue: next waiting session, do not disturb', () => {
+        it('goes to the session that has waited longest, not the one on screen; says so when nobody waits', async () => {
+            const waiting = (id: string, ws: string, since: number): SessionInfo => ({ ...session(id, ws), attention: { state: 'needs-you', since } });
+            w.live = [session('busy', '/home/u/busy'), waiting('late', '/home/u/late', 2_000), waiting('early', '/home/u/early', 1_000)];
+            await w.commands.nextWaiting();
+            w.active = w.tab('/home/u/early', w.live[2]);
+            await w.commands.nextWaiting();
+            w.live = [session('busy', '/home/u/busy')];
+            await w.commands.nextWaiting();
+            expect(w.log).to.deep.equal(['attach early', 'attach late', 'info Sandy: no session needs you.']);
+        });
+
+        it('toggles do not disturb in the user\'s settings and says what it means', async () => {
+            let on = false;
+            const commands = new ProjectCommands({
+                service: w.service, state: w.state, ui: w.ui, tabs: w.tabs,
+                projectsView: { selectedProject: undefined, reveal: async () => undefined },
+                settingsEditor: { open: async () => undefined }, approvals: { ask: async () => w.decision },
+                notifications: { get doNotDisturb() { return on; }, setDoNotDisturb: async v => { on = v; w.log.push(`dnd ${v}`); } }
+            });
+            await commands.toggleDoNotDisturb();
+            await commands.toggleDoNotDisturb();
+            expect(w.log[0]).to.equal('dnd true');
+            expect(w.log[1]).to.match(/^info Sandy: do not disturb is on\. No notifications/);
+            expect(w.log[2]).to.equal('dnd false');
+            expect(w.log[3]).to.match(/^info Sandy: do not disturb is off/);
         });
     });
 

@@ -12,8 +12,9 @@ import {
     noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
     projectPickItem, launchWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
-    SWITCH_PICK_PLACEHOLDER
+    SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText
 } from '../host/labels';
+import { nextWaiting } from '../session/sessions-view';
 
 /** A command argument that is a project (a tree row, or a plain JSON copy of one from another host). */
 export function isProject(arg: unknown): arg is DerivedProject {
@@ -81,8 +82,15 @@ export interface ProjectCommandsState {
     refresh(): Promise<void>;
 }
 
+/** The user's do-not-disturb switch (a user setting of the host: `sandy.doNotDisturb`). */
+export interface DoNotDisturbPort {
+    readonly doNotDisturb: boolean;
+    setDoNotDisturb(on: boolean): Promise<void>;
+}
+
 export interface ProjectCommandsPorts {
     service: ProjectCommandsService;
+    notifications?: DoNotDisturbPort;
     state: ProjectCommandsState;
     ui: HostUi;
     tabs: ProjectSessionTabs;
@@ -211,6 +219,26 @@ export class ProjectCommands {
         if (session) {
             await this.ports.tabs.attach(session);
         }
+    }
+
+    /** The session that has waited longest for the user (not the one on screen): its tab, revealed or opened. */
+    async nextWaiting(): Promise<void> {
+        const next = nextWaiting(this.ports.state.liveSessions, this.ports.tabs.active?.session?.id);
+        if (next) {
+            await this.ports.tabs.attach(next);
+        } else {
+            void this.ports.ui.info(NO_SESSION_WAITING_TEXT);
+        }
+    }
+
+    async toggleDoNotDisturb(): Promise<void> {
+        const port = this.ports.notifications;
+        if (!port) {
+            return;
+        }
+        const on = !port.doNotDisturb;
+        await port.setDoNotDisturb(on);
+        void this.ports.ui.info(doNotDisturbText(on));
     }
 
     async addProject(): Promise<void> {

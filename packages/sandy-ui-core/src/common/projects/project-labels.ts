@@ -1,7 +1,8 @@
 import type { DerivedProject } from './project-state';
+import { formatAge } from '../host/labels';
 
 /** Words for each state badge: the tree icon's label and tooltip, in every host. */
-export function describeProjectState(p: Pick<DerivedProject, 'state' | 'staleLock' | 'lockHolderPid' | 'ownedByUs' | 'belowMinCompat' | 'daemon'>): string {
+export function describeProjectState(p: Pick<DerivedProject, 'state' | 'staleLock' | 'lockHolderPid' | 'ownedByUs' | 'belowMinCompat' | 'daemon'> & Partial<Pick<DerivedProject, 'session'>>): string {
     switch (p.state) {
         case 'fresh': return 'Fresh — no sandbox yet; sandy creates it on first launch';
         case 'current': return 'Current — sandbox up to date with this sandy';
@@ -11,10 +12,25 @@ export function describeProjectState(p: Pick<DerivedProject, 'state' | 'staleLoc
         case 'locked': return p.staleLock
             ? `Stale lock — held by pid ${p.lockHolderPid ?? '?'}, which is no longer running; cleared on next launch`
             : `Locked — another sandy is running in this workspace${p.lockHolderPid ? ` (pid ${p.lockHolderPid})` : ''}`;
-        case 'running': return p.ownedByUs
-            ? 'Running — in a Sandy terminal tab'
-            : p.daemon ? 'Running — as a daemon session (sandy --start)' : 'Running';
+        case 'running': return p.ownedByUs ? describeRunningSession(p.session ?? {}) : p.daemon ? 'Running — as a daemon session (sandy --start)' : 'Running';
         default: return String(p.state);
+    }
+}
+
+/** A running session of this IDE in the tree's words: how it runs, who started it, whether a tab shows it. */
+function describeRunningSession(s: NonNullable<DerivedProject['session']>): string {
+    const shown = (s.attachedViews ?? 0) > 0;
+    if (s.origin === 'orphan') {
+        return `Running — a foreground sandy (pid ${s.pid ?? '?'}) whose IDE quit; its terminal is gone: Stop ends it`;
+    }
+    if (s.mode !== 'daemon') {
+        return shown ? 'Running — in a Sandy terminal tab' : 'Running — in the background (no tab shows it: Reattach)';
+    }
+    const by = s.origin === 'outside' ? ', started outside the IDE' : '';
+    switch (s.link) {
+        case 'starting': return `Starting — daemon session (sandy --start)${by}`;
+        case 'elsewhere': return `Running — daemon session${by}, attached in another terminal (Take Back in its tab)`;
+        default: return shown ? `Running — daemon session${by}, in a Sandy terminal tab` : `Running — daemon session${by}, no tab shows it (Reattach)`;
     }
 }
 
@@ -41,9 +57,14 @@ export function projectDescription(p: DerivedProject, now = Date.now()): string 
     if (p.model) {
         parts.push(p.model);
     }
-    const when = formatRelativeTime(p.lastLaunched instanceof Date ? p.lastLaunched : p.lastLaunched ? new Date(p.lastLaunched) : undefined, now);
-    if (when) {
-        parts.push(when);
+    if (p.session?.startedAt && p.state === 'running') {
+        // A running session says for how long (marked once it is older than the user's threshold).
+        parts.push(`${p.longRunning ? 'long-running: ' : 'running '}${formatAge(now - p.session.startedAt)}`);
+    } else {
+        const when = formatRelativeTime(p.lastLaunched instanceof Date ? p.lastLaunched : p.lastLaunched ? new Date(p.lastLaunched) : undefined, now);
+        if (when) {
+            parts.push(when);
+        }
     }
     return parts.join(' · ');
 }
@@ -86,6 +107,9 @@ export function projectTooltip(p: DerivedProject): string {
     }
     if (p.daemon) {
         lines.push(`Daemon session: container ${p.daemon.containerId}${p.daemon.attachedClients !== undefined ? `, ${p.daemon.attachedClients} attached` : ''}`);
+    }
+    if (p.session?.startedAt && p.state === 'running') {
+        lines.push(`Running for ${formatAge(Date.now() - p.session.startedAt)}${p.longRunning ? ' — longer than your sandy.longRunningHours' : ''}`);
     }
     return lines.join('\n');
 }

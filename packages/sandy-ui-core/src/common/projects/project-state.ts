@@ -54,6 +54,13 @@ export interface OwnedSessionLike {
     /** Sessions that are not `running`/`stopping` are ignored. */
     status?: string;
     agent?: string;
+    /** How it runs and who started it (SessionInfo's); absent: a foreground session of this IDE. */
+    mode?: 'daemon' | 'foreground';
+    origin?: 'ide' | 'outside' | 'orphan';
+    link?: 'starting' | 'attached' | 'detached' | 'elsewhere';
+    startedAt?: number;
+    /** Views showing it now (every window). */
+    attachedViews?: number;
 }
 
 export interface DeriveProjectsInput {
@@ -73,6 +80,10 @@ export interface DeriveProjectsInput {
     metadata?: Readonly<Record<string, ProjectMetadata>>;
     /** Sessions this UI hosts. */
     sessions?: readonly OwnedSessionLike[];
+    /** Sessions running longer than this many hours are marked `longRunning` (0 or absent: never). */
+    longRunningHours?: number;
+    /** The clock (tests). */
+    now?: number;
 }
 
 /** A daemon session (`--start`) of this sandbox. */
@@ -115,6 +126,10 @@ export interface DerivedProject {
     lockHolderPid?: number;
     /** Running under one of our sessions. */
     ownedByUs: boolean;
+    /** That session, as the tree and its tooltip describe it. */
+    session?: Pick<OwnedSessionLike, 'mode' | 'origin' | 'link' | 'startedAt' | 'attachedViews' | 'pid'>;
+    /** That session runs longer than the user's `sandy.longRunningHours`. */
+    longRunning?: boolean;
     /** The workspace was added in the UI. */
     inProjectList: boolean;
     lastAgent?: string;
@@ -420,6 +435,8 @@ export function deriveProjects(input: DeriveProjectsInput): DerivedProject[] {
             lockHeld,
             lockHolderPid: pid,
             ownedByUs,
+            session: session && { mode: session.mode, origin: session.origin, link: session.link, startedAt: session.startedAt, attachedViews: session.attachedViews, pid: session.pid },
+            longRunning: !!session?.startedAt && !!input.longRunningHours && (input.now ?? Date.now()) - session.startedAt >= input.longRunningHours * 3_600_000,
             inProjectList: !!project && !implicitSet.has(project),
             lastAgent: session?.agent ?? containerAgent ?? meta.lastAgent,
             model: meta.model,

@@ -3,6 +3,9 @@ import type { DerivedProject } from '../projects/project-state';
 import type { CompatVerdictDescription } from '../sandy/compat';
 import type { ApprovalRequest } from '../approvals/approval-model';
 import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../settings/settings-dto';
+import type { TerminalNotification } from '../terminal/osc-dispatch';
+import type { HistoryChunk, HistoryQuery, HistoryRecord } from '../session/history-types';
+import type { DashboardSnapshot } from '../session/dashboard-types';
 import { isSandyError } from '../sandy/errors';
 
 /**
@@ -92,12 +95,35 @@ export interface SandyConfiguration {
     sandyPath?: string;
     /** Extra environment variable names passed to sandy (besides the built-in whitelist). */
     passEnv?: string[];
+    /**
+     * `daemon` (default): sessions are sandy's daemon sessions (`--start`), which outlive the IDE;
+     * `foreground`: bare sandy on the IDE's terminal, ended with the IDE. A sandy without daemon
+     * mode runs in the foreground whatever this says (the launch says so).
+     */
+    sessionMode?: 'daemon' | 'foreground';
+    /** Stop the daemon sessions when the IDE quits (default: they run on, and the next IDE finds them). */
+    stopSessionsOnQuit?: boolean;
+    /** Sessions older than this are marked, and the user asked once (0: never). Read by the windows. */
+    longRunningHours?: number;
+    /** A session's request for the user becomes a notification (default on). Read by the windows. */
+    notifications?: boolean;
+    /** Do not disturb: no notifications for now; the attention queue still counts. Read by the windows. */
+    doNotDisturb?: boolean;
+    /** The most of each session's output the history keeps, in MB (0: no history is kept). */
+    historyMegabytes?: number;
+}
+
+/** A notification parsed from a session's stream in the service (once, whether or not a tab shows it). */
+export interface SessionNotification {
+    session: SessionInfo;
+    notification: TerminalNotification;
 }
 
 /** What a host hears from the service: every change, fanned out to every listener (window). */
 export interface SandyServiceEvents {
     onDidChangeSnapshot(snapshot: ProjectsSnapshot): void;
     onDidChangeSession(session: SessionInfo): void;
+    onDidNotify(event: SessionNotification): void;
 }
 
 /**
@@ -116,6 +142,11 @@ export interface SandyService {
     setVisible(visible: boolean): Promise<void>;
     /** The folders this window has open: they surface as projects (not stored) until the window closes. */
     setOpenFolders(folders: string[]): Promise<void>;
+    /**
+     * The sessions this window shows to the user now (a sandy tab visible and focused in a focused
+     * window): seeing a session ends its wait in the attention queue. Replaces what the window said before.
+     */
+    setSeen(sessionIds: string[]): Promise<void>;
     addProject(workspace: string): Promise<AddProjectOutcome>;
     removeProject(workspace: string): Promise<void>;
     /** A workspace as sandy will see it (canonical, never $HOME or /); rejects otherwise. */
@@ -138,20 +169,31 @@ export interface SandyService {
     removeSandbox(workspace: string): Promise<RunOutcome>;
     sessions(): Promise<SessionInfo[]>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;
+    /** Show a daemon session in the IDE again: our attach client takes it from another terminal (or retries a failed attach). */
+    takeBack(sessionId: string): Promise<SessionInfo | undefined>;
     resize(sessionId: string, cols: number, rows: number): Promise<void>;
     /** Forget an exited session (its tab was closed). */
     forgetSession(sessionId: string): Promise<void>;
+    /** Past (and running) sessions' records, newest first: by project, by text in their output. */
+    listHistory(query?: HistoryQuery): Promise<HistoryRecord[]>;
+    /** A page of a recorded session's output for the read-only viewer (no OSC in it); undefined: no such record. */
+    readHistory(id: string, offset?: number): Promise<HistoryChunk | undefined>;
+    /** Delete a finished session's record and output. */
+    removeHistory(id: string): Promise<boolean>;
+    /** The Sessions dashboard: a tile per session (attention, CPU/memory from Docker, a plain-text thumbnail of its screen). */
+    dashboard(): Promise<DashboardSnapshot>;
 }
 
 /** Every method of {@link SandyService} (the compiler keeps this complete): for proxies and adapters. */
 export const SANDY_SERVICE_METHODS = Object.keys({
-    configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
+    configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
-    rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, resize: 0, forgetSession: 0
+    rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
+    dashboard: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 
 /** The methods a connection answers for its own window; the rest are the shared service's. */
-export type SandyViewerMethods = 'setVisible' | 'setOpenFolders';
+export type SandyViewerMethods = 'setVisible' | 'setOpenFolders' | 'setSeen';
 
 function isProblem(v: unknown): v is SandyProblem {
     return !!v && typeof v === 'object' && typeof (v as SandyProblem).code === 'string'

@@ -56,7 +56,7 @@ describe('launch flow shared by every host (unit)', () => {
         const sent: LaunchRequest[] = [];
         const outcomes: LaunchOutcome[] = [
             { kind: 'needs-approval', request: request('t2') },
-            { kind: 'launched', session: { id: 's', pid: 1, workspace: '/w', args: [], startedAt: 0, status: 'running', attachedViews: 0 }, warnings: [] }
+            { kind: 'launched', session: { id: 's', pid: 1, mode: 'foreground', origin: 'ide', workspace: '/w', args: [], startedAt: 0, status: 'running', attachedViews: 0 }, warnings: [] }
         ];
         let cols = 80;
         const outcome = await launchUntilCleared('/w', { approvalToken: 't1' }, {

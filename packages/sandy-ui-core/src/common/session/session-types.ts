@@ -1,8 +1,42 @@
-/** What every surface knows about one sandy session hosted in a PTY. */
+/**
+ * How sandy runs a session: `daemon` = `sandy --start` (a labelled container with sandy's tmux
+ * inside; it outlives the IDE, clients attach and detach), `foreground` = bare `sandy` on the IDE's
+ * PTY (it ends with the IDE).
+ */
+export type SessionMode = 'daemon' | 'foreground';
+
+/**
+ * Who started a session: this IDE; a shell (`sandy --start` typed in a terminal); or an IDE that has
+ * since gone (a foreground sandy that still holds its workspace lock: it can only be stopped).
+ */
+export type SessionOrigin = 'ide' | 'outside' | 'orphan';
+
+/**
+ * A daemon session's terminal: `starting` (`sandy --start` runs: image builds, then "ready"),
+ * `attached` (the IDE's `sandy --attach` client shows it), `detached` (no client of ours; the session
+ * runs on), `elsewhere` (another terminal ran `sandy --attach`: the last attach wins in sandy).
+ */
+export type SessionLink = 'starting' | 'attached' | 'detached' | 'elsewhere';
+
+import type { Attention } from './session-attention';
+
+/** What every surface knows about one sandy session. */
 export interface SessionInfo {
-    /** Opaque, stable for the life of the backend. */
+    /**
+     * Opaque. A daemon session's id is derived from its workspace, so it is the same after the IDE
+     * restarts and a restored tab finds its session again; a foreground session's is random.
+     */
     id: string;
+    /** sandy's pid on our PTY (a foreground session or a daemon's attach client); the lock holder's for an orphan; 0 when none. */
     pid: number;
+    mode: SessionMode;
+    origin: SessionOrigin;
+    /** Daemon sessions only. */
+    link?: SessionLink;
+    /** While `sandy --start` runs: how far it got (read from its output). */
+    startPhase?: 'building' | 'starting' | 'ready';
+    /** The last thing that went wrong with it that the user should know (a stop that timed out, an attach refused). */
+    problem?: { message: string; hint: string };
     /** Canonical workspace path (sandy's cwd). */
     workspace: string;
     /** argv after the sandy executable. */
@@ -17,6 +51,14 @@ export interface SessionInfo {
     attachedViews: number;
     /** Agent as configured for this launch, when known. */
     agent?: string;
+    /** Why a session ended, when the IDE knows more than an exit code says. */
+    endReason?: 'stopped' | 'agent-exited' | 'start-failed' | 'gone';
+    /** Launch gates sandy closed by itself because it could not ask (the session runs without them). */
+    closedGates?: Array<'dropped-keys' | 'skipped-dockerfile'>;
+    /** Where it stands for the user supervising many (the attention queue), as the backend saw it last. */
+    attention?: Attention;
+    /** When its last output arrived (undefined: none yet, or not hosted here). */
+    lastOutputAt?: number;
 }
 
 /** The stop escalation of the spec (MVP pillar 2): SIGINT → 3 s → SIGTERM → 2 s → SIGKILL. */

@@ -1,6 +1,9 @@
 import type { SessionInfo } from './session-types';
 import type { DisposableLike, EventLike } from '../base/event';
-import { activeSessionText, activeSessionTooltip, sessionsStatusText, sessionsStatusTooltip } from '../host/labels';
+import {
+    activeSessionText, activeSessionTooltip, DO_NOT_DISTURB_STATUS, needsYouStatusText, needsYouStatusTooltip, sessionsStatusText, sessionsStatusTooltip
+} from '../host/labels';
+import { waitingSessions } from './sessions-view';
 import { SANDY_IDE_COMMANDS } from '../host/ide-commands';
 
 /** One status bar entry, as both hosts render it (`$(icon)` is codicon syntax in Theia and VS Code). */
@@ -17,6 +20,10 @@ export interface StatusBarItems {
     sessions?: StatusBarItem;
     /** The focused sandy tab's `pid · agent · elapsed`, while its session runs. */
     active?: StatusBarItem;
+    /** `N need you` (click: the one that has waited longest), while any session waits for the user. */
+    needsYou?: StatusBarItem;
+    /** While do-not-disturb is on (click: off). */
+    doNotDisturb?: StatusBarItem;
 }
 
 /** The host's status bar: it only shows what it is given. */
@@ -42,9 +49,13 @@ export interface StatusBarSources {
         readonly liveSessions: readonly SessionInfo[];
         readonly onDidChange: EventLike<unknown>;
         readonly onDidChangeSession: EventLike<SessionInfo>;
+        /** The user's settings as last sent (`sandy.longRunningHours` marks old sessions). */
+        readonly configuration?: { longRunningHours?: number };
     };
     /** The session of the sandy tab the user is looking at, if any. */
     focusedSession(): SessionInfo | undefined;
+    /** Whether the user turned notifications off for now (`sandy.doNotDisturb`). */
+    doNotDisturb?(): boolean;
 }
 
 /**
@@ -67,7 +78,14 @@ export class StatusBarModel implements DisposableLike {
         const items: StatusBarItems = {};
         const live = this.sources.state.liveSessions;
         if (live.length) {
-            items.sessions = { text: `$(terminal) ${sessionsStatusText(live)}`, tooltip: sessionsStatusTooltip(live), command: SANDY_IDE_COMMANDS.SWITCH_SESSION.id };
+            items.sessions = { text: `$(terminal) ${sessionsStatusText(live)}`, tooltip: sessionsStatusTooltip(live, this.clock.now(), this.sources.state.configuration?.longRunningHours ?? 24), command: SANDY_IDE_COMMANDS.SWITCH_SESSION.id };
+        }
+        const waiting = waitingSessions(live, this.clock.now());
+        if (waiting.length) {
+            items.needsYou = { text: `$(bell-dot) ${needsYouStatusText(waiting.length)}`, tooltip: needsYouStatusTooltip(waiting, this.clock.now()), command: SANDY_IDE_COMMANDS.NEXT_WAITING.id };
+        }
+        if (this.sources.doNotDisturb?.()) {
+            items.doNotDisturb = { text: `$(bell-slash) ${DO_NOT_DISTURB_STATUS.text}`, tooltip: DO_NOT_DISTURB_STATUS.tooltip, command: SANDY_IDE_COMMANDS.TOGGLE_DO_NOT_DISTURB.id };
         }
         const focused = this.sources.focusedSession();
         if (focused && focused.status !== 'exited') {

@@ -5,7 +5,7 @@ import { SandyError } from '../sandy/errors';
 import { WindowState, WindowStateService } from './window-state';
 
 function session(id: string, workspace: string, status: SessionInfo['status'] = 'running'): SessionInfo {
-    return { id, pid: 1, workspace, args: [], startedAt: 0, status, attachedViews: 1 };
+    return { id, pid: 1, mode: 'foreground', origin: 'ide', workspace, args: [], startedAt: 0, status, attachedViews: 1 };
 }
 
 function snapshot(sessions: SessionInfo[] = [], projects: ProjectsSnapshot['projects'] = []): ProjectsSnapshot {
@@ -37,6 +37,10 @@ class FakeService implements WindowStateService {
 
     async setVisible(visible: boolean) {
         this.calls.push(`visible ${visible}`);
+    }
+
+    async setSeen(ids: string[]) {
+        this.calls.push(`seen ${ids.join(',')}`);
     }
 
     async setOpenFolders(folders: string[]) {
@@ -137,11 +141,61 @@ describe('WindowState: a window\'s view of sandy in every host (unit)', () => {
         expect(log).to.deep.equal(['sandy: telling the service this window\'s open folders failed: gone See the log for details.']);
     });
 
+    it('passes on each notification the service parsed from a session, as it came (the tabs make the toast)', () => {
+        const { service, state, events } = make();
+        const heard: string[] = [];
+        state.onDidNotify(e => heard.push(`${e.session.id} ${e.notification.source} ${e.notification.body}`));
+        service.listener.onDidNotify({ session: session('a', '/w'), notification: { body: 'done', source: 'osc9' } });
+        service.listener.onDidNotify({ session: session('b', '/v'), notification: { title: 't', body: 'x', source: 'osc777' } });
+        expect(heard).to.deep.equal(['a osc9 done', 'b osc777 x']);
+        // A notification is no change of the snapshot or of a session.
+        expect(events).to.deep.equal([]);
+        expect(state.sessions).to.deep.equal([]);
+    });
+
     it('after dispose, nobody hears the service any more', () => {
         const { service, state, events } = make();
+        const heard: unknown[] = [];
+        state.onDidNotify(e => heard.push(e));
         state.dispose();
         service.listener.onDidChangeSnapshot(snapshot());
         service.listener.onDidChangeSession(session('a', '/w'));
+        service.listener.onDidNotify({ session: session('a', '/w'), notification: { body: 'late', source: 'bell' } });
         expect(events).to.deep.equal([]);
+        expect(heard).to.deep.equal([]);
+    });
+
+    it('resync() tells a restarted service again what the old one was told: visibility, folders, settings; then a fresh snapshot', async () => {
+        const { service, state, log } = make();
+        // Nothing told yet (a window that never configured): only that no view is looking.
+        await state.resync();
+        expect(service.calls).to.deep.equal(['visible false']);
+        state.setVisible('projects', true);
+        state.setSeen(['d1']);
+        await state.publishOpenFolders(['/w/a', '/w/b']);
+        await state.configure({ sandyPath: '/opt/sandy' } as SandyConfiguration);
+        service.calls.length = 0;
+        service.next = snapshot([session('d1', '/w/a')]);
+        await state.resync();
+        expect(service.calls).to.deep.equal(['visible true', 'seen d1', 'folders /w/a,/w/b', 'configure {"sandyPath":"/opt/sandy"}', 'refresh']);
+        expect(state.sessions.map(s => s.id), 'the new service\'s sessions').to.deep.equal(['d1']);
+        // A failing configure is logged; the next resync sends the settings again.
+        service.failConfigure = new SandyError('not-found', 'sandy went away', 'Install it.');
+        service.calls.length = 0;
+        await state.resync();
+        expect(log.some(l => l.includes('sandy went away')), log.join('\n')).to.equal(true);
+        service.calls.length = 0;
+        await state.resync();
+        expect(service.calls).to.include('configure {"sandyPath":"/opt/sandy"}');
+    });
+
+    it('setSeen() sends the sessions the window shows only when they change, in any order', () => {
+        const { service, state } = make();
+        service.calls.length = 0;
+        state.setSeen(['b', 'a']);
+        state.setSeen(['a', 'b', 'a']);
+        state.setSeen([]);
+        state.setSeen([]);
+        expect(service.calls).to.deep.equal(['seen a,b', 'seen ']);
     });
 });

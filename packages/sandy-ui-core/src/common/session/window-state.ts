@@ -1,12 +1,12 @@
 import type { SessionInfo } from './session-types';
 import type { DerivedProject } from '../projects/project-state';
-import type { ProjectsSnapshot, SandyConfiguration, SandyService, SandyServiceEvents } from '../service/service-protocol';
+import type { ProjectsSnapshot, SandyConfiguration, SandyService, SandyServiceEvents, SessionNotification } from '../service/service-protocol';
 import { toProblem } from '../service/service-protocol';
 import { DisposableLike, EventLike, SimpleEmitter, ViewVisibility } from '../base/event';
 import { configureFailedText, openFoldersFailedText } from '../host/labels';
 
 /** What the window state needs of its connection to the sandy service. */
-export type WindowStateService = Pick<SandyService, 'configure' | 'refresh' | 'setVisible' | 'setOpenFolders'>;
+export type WindowStateService = Pick<SandyService, 'configure' | 'refresh' | 'setVisible' | 'setOpenFolders' | 'setSeen'>;
 
 export interface WindowStateOptions {
     /** Where the window's own failures go (configuring the service): the host's Sandy log. */
@@ -29,7 +29,10 @@ export class WindowState<S extends WindowStateService = WindowStateService> impl
     protected current: ProjectsSnapshot | undefined;
     /** The configuration last sent (a settings event that changes nothing sends nothing). */
     protected configured: string | undefined;
+    protected lastConfiguration: SandyConfiguration | undefined;
     protected folders: readonly string[] = [];
+    /** The sessions this window shows the user, as last sent. */
+    protected seen: string[] = [];
     protected readonly visibility = new ViewVisibility(anyVisible => {
         this.service.setVisible(anyVisible).catch(() => undefined);
     });
@@ -39,11 +42,15 @@ export class WindowState<S extends WindowStateService = WindowStateService> impl
     protected readonly onDidChangeSessionEmitter = new SimpleEmitter<SessionInfo>();
     /** One session changed (launched, stopping, exited), already merged into {@link snapshot}. */
     readonly onDidChangeSession: EventLike<SessionInfo> = this.onDidChangeSessionEmitter.event;
+    protected readonly onDidNotifyEmitter = new SimpleEmitter<SessionNotification>();
+    /** A session's notification, parsed once in the service (the window's tabs turn it into a toast). */
+    readonly onDidNotify: EventLike<SessionNotification> = this.onDidNotifyEmitter.event;
 
     constructor(connect: (listener: SandyServiceEvents) => S, protected readonly options: WindowStateOptions) {
         this.service = connect({
             onDidChangeSnapshot: snapshot => this.acceptSnapshot(snapshot),
-            onDidChangeSession: session => this.acceptSession(session)
+            onDidChangeSession: session => this.acceptSession(session),
+            onDidNotify: event => this.onDidNotifyEmitter.fire(event)
         });
     }
 
@@ -61,6 +68,11 @@ export class WindowState<S extends WindowStateService = WindowStateService> impl
 
     get liveSessions(): SessionInfo[] {
         return this.sessions.filter(s => s.status !== 'exited');
+    }
+
+    /** The user's settings as last sent to the service (undefined before the host read them). */
+    get configuration(): SandyConfiguration | undefined {
+        return this.lastConfiguration;
     }
 
     /** The folders this window has open, as last published (the first is the default project). */
@@ -101,6 +113,7 @@ export class WindowState<S extends WindowStateService = WindowStateService> impl
             return;
         }
         this.configured = json;
+        this.lastConfiguration = { ...config };
         try {
             await this.service.configure(config);
             this.acceptSnapshot(await this.service.refresh());
@@ -122,8 +135,45 @@ export class WindowState<S extends WindowStateService = WindowStateService> impl
         }
     }
 
+    /** The sessions this window shows to the user now (its tabs say, on every change); sent only when it changed. */
+    setSeen(sessionIds: readonly string[]): void {
+        const ids = [...new Set(sessionIds)].sort();
+        if (ids.join('\0') === this.seen.join('\0')) {
+            return;
+        }
+        this.seen = ids;
+        this.service.setSeen([...ids]).catch(() => undefined);
+    }
+
+    /**
+     * The service behind this window was restarted (the Theia backend crashed or was killed; the page
+     * reconnected by itself): the new one knows nothing of this window, so it is told again what the
+     * old one was told — whether a view is looking, the open folders, the user's settings (without
+     * them it would look for sandy without the user's path and environment, and find none of the
+     * daemon sessions that outlived the old one) — then the window takes a fresh snapshot.
+     */
+    async resync(): Promise<void> {
+        this.service.setVisible(this.visibility.any).catch(() => undefined);
+        if (this.seen.length) {
+            this.service.setSeen([...this.seen]).catch(() => undefined);
+        }
+        if (this.folders.length) {
+            await this.publishOpenFolders(this.folders);
+        }
+        const config = this.lastConfiguration;
+        if (config) {
+            try {
+                await this.service.configure(config);
+                this.acceptSnapshot(await this.service.refresh());
+            } catch (e) {
+                this.options.log(configureFailedText(toProblem(e)));
+            }
+        }
+    }
+
     dispose(): void {
         this.onDidChangeEmitter.dispose();
         this.onDidChangeSessionEmitter.dispose();
+        this.onDidNotifyEmitter.dispose();
     }
 }

@@ -1,3 +1,4 @@
+import { systemTimers, Timers } from '../base/timers';
 /**
  * One session's notifications on their way to host toasts. The agent decides how many it sends
  * (1,000 OSC 9 in a second costs it nothing), and neither host can take a toast back once shown
@@ -8,16 +9,10 @@
  * quiet window starts it over. So a burst makes two toasts, and a sustained flood about one a minute.
  */
 
-/** The clock the coalescer waits on (a fake one in tests). */
-export interface CoalescerClock {
-    setTimeout(callback: () => void, ms: number): unknown;
-    clearTimeout(handle: unknown): void;
-}
+/** The clock the coalescer waits on (a fake one in tests): core's one-shot timers. */
+export type CoalescerClock = Timers;
 
-export const systemClock: CoalescerClock = {
-    setTimeout: (callback, ms) => setTimeout(callback, ms),
-    clearTimeout: handle => clearTimeout(handle as ReturnType<typeof setTimeout>)
-};
+export const systemClock: CoalescerClock = systemTimers;
 
 /** What one toast shows: the latest notification and how many others it stands for. */
 export interface CoalescedNotification<T> {
@@ -55,18 +50,19 @@ export class NotificationCoalescer<T> {
         this.window = this.baseWindow;
     }
 
-    /** A notification arrived. */
-    push(notification: T): void {
+    /** A notification arrived; `folded`: others it already stands for (coalesced before it came). */
+    push(notification: T, folded = 0): void {
         if (this.disposed) {
             return;
         }
+        const extra = Number.isSafeInteger(folded) && folded > 0 ? folded : 0;
         if (this.timer === undefined) {
             this.window = this.baseWindow;
-            this.display({ latest: notification, more: 0 });
+            this.display({ latest: notification, more: extra });
             return;
         }
         this.latest = { value: notification };
-        this.count++;
+        this.count += 1 + extra;
     }
 
     /** Notifications waiting for the end of the window. */

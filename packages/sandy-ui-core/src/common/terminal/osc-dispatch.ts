@@ -1,10 +1,12 @@
 import { HANDLED_OSC_IDENTS, OscEventParser, SWALLOWED_OSC_IDENTS } from './osc';
 
-/** A notification raised by the session (OSC 9, 99 or 777). */
+/** A notification raised by the session (OSC 9, 99 or 777, or a bell). */
 export interface TerminalNotification {
     title?: string;
     body: string;
-    source: 'osc9' | 'osc99' | 'osc777';
+    source: 'osc9' | 'osc99' | 'osc777' | 'bell';
+    /** Notifications the backend folded into this one (a flood crosses to the windows at most once a second). */
+    folded?: number;
 }
 
 export interface OscSinks {

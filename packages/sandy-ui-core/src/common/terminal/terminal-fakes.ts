@@ -7,7 +7,7 @@ import type { SessionStream, SessionStreamSink, TerminalSessionDeps, TerminalSiz
 /** Fake ports for the terminal controllers' specs (terminal-session.spec.ts, terminal-tabs.spec.ts). */
 
 export function sessionInfo(id: string, workspace = '/home/u/proj', more: Partial<SessionInfo> = {}): SessionInfo {
-    return { id, pid: 100 + id.length, workspace, args: [], startedAt: 0, status: 'running', attachedViews: 0, ...more };
+    return { id, pid: 100 + id.length, mode: 'foreground', origin: 'ide', workspace, args: [], startedAt: 0, status: 'running', attachedViews: 0, ...more };
 }
 
 /** A tab's view that records what the controller made it do. */
@@ -40,8 +40,8 @@ export class FakeSurface implements TerminalSurface {
     exitBanner(text: string): void {
         this.log.push(`exit-line ${text}`);
     }
-    banner(text: string | undefined, relaunch: boolean): void {
-        this.log.push(text === undefined ? 'banner hidden' : `banner ${text}${relaunch ? ' [Relaunch]' : ''}`);
+    banner(text: string | undefined, action?: string): void {
+        this.log.push(text === undefined ? 'banner hidden' : `banner ${text}${action ? ` [${action}]` : ''}`);
     }
     /** What the host does when the tab closes (both hosts dispose the controller). */
     onClose: () => void = () => undefined;
@@ -70,6 +70,7 @@ export class FakeWorld {
     readonly resized: string[] = [];
     readonly forgotten: string[] = [];
     readonly stopped: string[] = [];
+    readonly takenBack: string[] = [];
     readonly warnings: string[] = [];
     readonly errors: string[] = [];
     readonly infos: Array<{ message: string; actions: string[] }> = [];
@@ -97,6 +98,11 @@ export class FakeWorld {
         sessions: async (): Promise<SessionInfo[]> => this.running.map(s => ({ ...s })),
         resize: async (id: string, cols: number, rows: number): Promise<void> => { this.resized.push(`${id} ${cols}x${rows}`); },
         forgetSession: async (id: string): Promise<void> => { this.forgotten.push(id); },
+        takeBack: async (id: string): Promise<SessionInfo | undefined> => {
+            this.takenBack.push(id);
+            const session = this.running.find(s => s.id === id);
+            return session && { ...session, link: 'attached' };
+        },
         stop: async (id: string): Promise<SessionInfo | undefined> => {
             this.stopped.push(id);
             const session = this.running.find(s => s.id === id);

@@ -6,10 +6,11 @@ import type { SandyService } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import {
     describeExit, NOT_APPROVED_TEXT, launchFailedText, launchWarningText, notLaunchedText, RESTORED_SESSION_ENDED_TEXT, problemNoticeText,
-    SESSION_ENDED_TEXT, SESSION_GONE_TEXT, terminalCaption, terminalTitle
+    SESSION_ENDED_TEXT, SESSION_GONE_TEXT, terminalCaption, terminalTitle, RELAUNCH_LABEL, TERMINAL_ACTIONS, sessionLinkBanner, CLOSED_GATE_TEXT
 } from '../host/labels';
 import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
 import type { TerminalNotification } from './osc-dispatch';
+import type { AreaSizes } from './area-sizes';
 import type { SessionTab } from './session-tabs';
 
 /**
@@ -34,6 +35,14 @@ export interface TerminalSize {
 export interface TerminalSurface {
     /** The view's size, measured now; undefined while it is not laid out (hidden, not yet shown). */
     measure(): TerminalSize | undefined;
+    /**
+     * The part of the window the tab is in, whose tabs share one size (Theia's shell area, a VS Code
+     * editor column); undefined when unknown. With {@link TerminalSessionDeps.sizes}: a tab that is not
+     * laid out launches at its area's size ({@link AreaSizes}).
+     */
+    area?(): string | undefined;
+    /** The view takes this size before it is laid out (it launched at its area's size). */
+    sizeTo?(size: TerminalSize): void;
     /** Whether the user is looking at the tab (a notification then is read at once). */
     focused(): boolean;
     /** The tab's title and its hover text (a host without captions may log it). */
@@ -45,8 +54,11 @@ export interface TerminalSurface {
     write(data: string): void;
     /** A line written into the terminal (how the session ended, why nothing runs). */
     exitBanner(text: string): void;
-    /** The line above the terminal; undefined hides it. `relaunch` offers the Relaunch button. */
-    banner(text: string | undefined, relaunch: boolean): void;
+    /**
+     * The line above the terminal; undefined hides it. `action`: the label of its one button
+     * (Relaunch, Take Back, Attach, Stop); a click calls {@link TerminalSession.bannerAction}.
+     */
+    banner(text: string | undefined, action?: string): void;
     /** Close the tab (the host then disposes the controller; the session keeps running). */
     close(): void;
 }
@@ -71,7 +83,7 @@ export interface SessionStreams {
 }
 
 /** What a tab needs of the sandy service. */
-export type TerminalSessionService = Pick<SandyService, 'launch' | 'sessions' | 'resize' | 'forgetSession'>;
+export type TerminalSessionService = Pick<SandyService, 'launch' | 'sessions' | 'resize' | 'forgetSession' | 'takeBack' | 'stop'>;
 
 export interface TerminalSessionDeps {
     service: TerminalSessionService;
@@ -80,6 +92,8 @@ export interface TerminalSessionDeps {
     clear(workspace: string, request: ApprovalRequest): Promise<LaunchClearance | undefined>;
     surface: TerminalSurface;
     streams: SessionStreams;
+    /** The window's sizes by area (one per window); absent: a tab launches only once laid out itself. */
+    sizes?: AreaSizes;
 }
 
 export interface TerminalSessionOptions {
@@ -114,6 +128,14 @@ export class TerminalSession implements SessionTab, DisposableLike {
     protected stream: SessionStream | undefined;
     /** Identifies the current stream: output of a replaced one is dropped. */
     protected streamToken: object | undefined;
+    /** What the banner's button does now. */
+    protected action: 'relaunch' | 'take-back' | 'stop' | undefined;
+    /** Closed launch gates already said, per session (its id and start: a relaunch is a new session). */
+    protected saidGates = new Set<string>();
+    /** The end already shown (a stream's exit and a status event may both report it). */
+    protected shownExit: string | undefined;
+    /** Waiting for a tab of this tab's area to measure its size (this one could not: it is hidden). */
+    protected sizeWait: DisposableLike | undefined;
 
     protected readonly onDidNotifyEmitter = new SimpleEmitter<TerminalNotification>();
     /** A notification (OSC 9 / 99 / 777) from the session, for the registry's toast. */
@@ -140,8 +162,18 @@ export class TerminalSession implements SessionTab, DisposableLike {
         return this.current;
     }
 
+    /** The id of the session the tab shows, or will attach to once it starts (a restored tab). */
+    get sessionId(): string | undefined {
+        return this.current?.id ?? this.attachTo;
+    }
+
     get hasUnreadNotification(): boolean {
         return this.unread;
+    }
+
+    /** Whether the user sees the session now: the tab is visible and focused in a focused window. */
+    get seen(): boolean {
+        return !this.disposed && this.deps.surface.focused();
     }
 
     /** Whether {@link start} ran (a later start does nothing). */
@@ -173,7 +205,12 @@ export class TerminalSession implements SessionTab, DisposableLike {
         this.startedFlag = true;
         const id = this.attachTo;
         if (id && !this.current) {
-            const existing = (await this.deps.service.sessions().catch(() => [] as SessionInfo[])).find(s => s.id === id);
+            const sessions = await this.deps.service.sessions().catch(() => [] as SessionInfo[]);
+            // Its own session, else the live one of its workspace (a foreground sandy of an IDE that
+            // crashed comes back as an orphan under another id: the tab shows it, with Stop).
+            // Only a session of the tab's own workspace (a restored state names both; they must agree).
+            const existing = sessions.find(s => s.id === id && s.workspace === this.workspace)
+                ?? sessions.find(s => s.workspace === this.workspace && s.status !== 'exited');
             if (this.disposed) {
                 return;
             }
@@ -233,14 +270,16 @@ export class TerminalSession implements SessionTab, DisposableLike {
         if (this.launchingFlag || this.disposed) {
             return;
         }
-        const size = this.deps.surface.measure();
+        const size = this.launchSize();
         if (!size) {
-            // Not laid out yet: the host's next start() launches (the spec forbids a default size).
+            // Not laid out yet, nor any tab of its area: the host's next start() launches, or this one
+            // once a tab of its area has measured (the spec forbids a default size).
             this.startedFlag = false;
+            this.waitForAreaSize();
             return;
         }
         this.launchingFlag = true;
-        this.deps.surface.banner(undefined, false);
+        this.showBanner(undefined);
         const clearance = this.clearance;
         this.clearance = undefined;
         try {
@@ -256,12 +295,12 @@ export class TerminalSession implements SessionTab, DisposableLike {
             }
             if (outcome.kind === 'not-approved') {
                 this.deps.surface.exitBanner(NOT_APPROVED_TEXT);
-                this.deps.surface.banner(NOT_APPROVED_TEXT, true);
+                this.showBanner(NOT_APPROVED_TEXT, 'relaunch');
                 return;
             }
             if (outcome.kind === 'refused') {
                 this.deps.surface.exitBanner(notLaunchedText(outcome.problem.message));
-                this.deps.surface.banner(problemText(outcome.problem), true);
+                this.showBanner(problemText(outcome.problem), 'relaunch');
                 this.deps.ui.error(problemNoticeText(outcome.problem)).catch(ignore);
                 return;
             }
@@ -277,11 +316,44 @@ export class TerminalSession implements SessionTab, DisposableLike {
             if (!this.disposed) {
                 const text = launchFailedText(problemText(toProblem(e)));
                 this.deps.surface.exitBanner(text);
-                this.deps.surface.banner(text, true);
+                this.showBanner(text, 'relaunch');
             }
         } finally {
             this.launchingFlag = false;
         }
+    }
+
+    /**
+     * The size to launch at: the view's own (noted as its area's), else, for a view that is not laid
+     * out (opened, then covered by the next tab before it was drawn), that of the tabs of its area.
+     */
+    protected launchSize(): TerminalSize | undefined {
+        const surface = this.deps.surface;
+        const measured = surface.measure();
+        const area = surface.area?.();
+        if (measured) {
+            if (area !== undefined) {
+                this.deps.sizes?.note(area, measured);
+            }
+            return measured;
+        }
+        const borrowed = area !== undefined ? this.deps.sizes?.get(area) : undefined;
+        if (borrowed) {
+            surface.sizeTo?.(borrowed);
+        }
+        return borrowed;
+    }
+
+    protected waitForAreaSize(): void {
+        const sizes = this.deps.sizes;
+        if (!sizes || this.sizeWait || this.disposed) {
+            return;
+        }
+        this.sizeWait = sizes.onDidMeasure(() => {
+            this.sizeWait?.dispose();
+            this.sizeWait = undefined;
+            void this.start();
+        });
     }
 
     protected connect(sessionId: string): void {
@@ -328,15 +400,72 @@ export class TerminalSession implements SessionTab, DisposableLike {
     }
 
     protected handleExit(info: SessionInfo): void {
+        const key = `${info.id}:${info.startedAt}:${info.endedAt}`;
         this.setSession(info);
+        if (this.shownExit === key) {
+            return;
+        }
+        this.shownExit = key;
         const text = describeExit(info);
         this.deps.surface.exitBanner(text);
-        this.deps.surface.banner(text, true);
+        this.showBanner(text, 'relaunch');
     }
 
     protected showEnded(line: string): void {
         this.deps.surface.exitBanner(line);
-        this.deps.surface.banner(SESSION_ENDED_TEXT, true);
+        this.showBanner(SESSION_ENDED_TEXT, 'relaunch');
+    }
+
+    protected showBanner(text: string | undefined, action?: 'relaunch' | 'take-back' | 'stop'): void {
+        this.action = text ? action : undefined;
+        const attachOnly = this.current?.link === 'detached';
+        const label = action === 'relaunch' ? RELAUNCH_LABEL
+            : action === 'take-back' ? (attachOnly ? TERMINAL_ACTIONS.attach : TERMINAL_ACTIONS.takeBack)
+                : action === 'stop' ? TERMINAL_ACTIONS.stop : undefined;
+        this.deps.surface.banner(text, text ? label : undefined);
+    }
+
+    /** The banner's button was clicked: Relaunch, Take Back (or Attach) the daemon session, or Stop an orphan. */
+    async bannerAction(): Promise<void> {
+        const session = this.current;
+        switch (this.action) {
+            case 'relaunch':
+                return this.relaunch();
+            case 'take-back':
+                if (session) {
+                    const info = await this.deps.service.takeBack(session.id).catch(e => {
+                        this.deps.ui.error(problemNoticeText(toProblem(e))).catch(ignore);
+                        return undefined;
+                    });
+                    if (info) {
+                        this.setSession(info);
+                    }
+                }
+                return;
+            case 'stop':
+                if (session) {
+                    await this.deps.service.stop(session.id).catch(e => this.deps.ui.error(problemNoticeText(toProblem(e))).catch(ignore));
+                }
+                return;
+            default:
+                return;
+        }
+    }
+
+    /** A live session's line above the terminal: how it is linked (daemon), what sandy closed, an orphan. */
+    protected showLiveBanner(info: SessionInfo): void {
+        for (const gate of info.closedGates ?? []) {
+            const said = `${info.id}:${info.startedAt}:${gate}`;
+            if (!this.saidGates.has(said)) {
+                this.saidGates.add(said);
+                this.deps.ui.warn(launchWarningText(this.workspace, CLOSED_GATE_TEXT[gate])).catch(ignore);
+            }
+        }
+        const text = sessionLinkBanner(info) ?? (info.closedGates?.length ? CLOSED_GATE_TEXT[info.closedGates[0]] : undefined);
+        const action = info.origin === 'orphan' ? 'stop'
+            : info.mode === 'daemon' && info.status === 'running' && (info.link === 'elsewhere' || (info.link === 'detached' && !!text)) ? 'take-back'
+                : undefined;
+        this.showBanner(text, action);
     }
 
     /** Typed or pasted input from the view. */
@@ -351,6 +480,10 @@ export class TerminalSession implements SessionTab, DisposableLike {
 
     /** The view was fitted to a new size: the running session's PTY follows. */
     resize(cols: number, rows: number): void {
+        const area = this.deps.surface.area?.();
+        if (area !== undefined && cols > 0 && rows > 0) {
+            this.deps.sizes?.note(area, { cols, rows });
+        }
         if (this.stream && this.current && this.current.status !== 'exited') {
             this.deps.service.resize(this.current.id, cols, rows).catch(ignore);
         }
@@ -378,14 +511,29 @@ export class TerminalSession implements SessionTab, DisposableLike {
 
     /** Status changes made elsewhere (Stop from another window, the tree, the status bar) reach the tab. */
     updateSession(info: SessionInfo): void {
-        if (this.current?.id === info.id) {
-            this.setSession(info);
+        if (this.current?.id !== info.id) {
+            return;
+        }
+        const revived = this.current.status === 'exited' && info.status !== 'exited';
+        if (this.current.status !== 'exited' && info.status === 'exited') {
+            // Ended elsewhere (Stop from the tree, another window): its banner and Relaunch, as on a stream's exit.
+            this.handleExit(info);
+            return;
+        }
+        this.setSession(info);
+        if (revived && !this.disposed) {
+            // A daemon session's id is its workspace's: another window launched it again, so this tab shows it again.
+            this.deps.surface.clear();
+            this.connect(info.id);
         }
     }
 
     protected setSession(info: SessionInfo): void {
         this.current = info;
         this.updateTitle();
+        if (info.status !== 'exited') {
+            this.showLiveBanner(info);
+        }
         this.onDidChangeSessionEmitter.fire(info);
     }
 
@@ -425,6 +573,8 @@ export class TerminalSession implements SessionTab, DisposableLike {
             return;
         }
         this.disposed = true;
+        this.sizeWait?.dispose();
+        this.sizeWait = undefined;
         this.disconnect();
         this.onDidDisposeEmitter.fire();
         this.onDidNotifyEmitter.dispose();

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import type { SessionInfo } from '../session/session-types';
+import type { SessionNotification } from '../service/service-protocol';
 import { SimpleEmitter } from '../base/event';
 import { detachedText, notificationText } from '../host/labels';
 import type { CoalescerClock } from './notification-coalescer';
 import type { NotificationRenderer } from './notification-text';
+import type { TerminalNotification } from './osc-dispatch';
 import type { SessionTabs } from './session-tabs';
 import { TerminalSession } from './terminal-session';
 import { TerminalTab, TerminalTabOptions, TerminalTabs, TerminalTabsHost } from './terminal-tabs';
@@ -87,12 +89,15 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
     let host: FakeHost;
     let clock: ManualClock;
     let sessionEvents: SimpleEmitter<SessionInfo>;
+    let notificationEvents: SimpleEmitter<SessionNotification>;
     let tabs: TerminalTabs<FakeTab>;
     let changes: number;
 
     function registry(renderer: NotificationRenderer = 'markdown'): TerminalTabs<FakeTab> {
         host = new FakeHost(world, renderer);
-        const created = new TerminalTabs<FakeTab>({ host, service: world.service, ui: world.ui, onSession: sessionEvents.event, coalescer: { clock } });
+        const created = new TerminalTabs<FakeTab>({
+            host, service: world.service, ui: world.ui, onSession: sessionEvents.event, onNotification: notificationEvents.event, coalescer: { clock }
+        });
         created.onDidChange(() => changes++);
         return created;
     }
@@ -101,9 +106,15 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         world = new FakeWorld();
         clock = manualClock();
         sessionEvents = new SimpleEmitter<SessionInfo>();
+        notificationEvents = new SimpleEmitter<SessionNotification>();
         changes = 0;
         tabs = registry();
     });
+
+    /** The service parsed a notification from the session's stream (the tabs never parse one themselves). */
+    function notify(session: SessionInfo, notification: TerminalNotification): void {
+        notificationEvents.fire({ session, notification });
+    }
 
     /** A tab opened and started (the host starts it once its view is laid out). */
     async function launched(ws = workspace): Promise<FakeTab> {
@@ -183,10 +194,11 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
 
     it('toasts a notification as text for the host\'s renderer, and folds a burst into one later toast', async () => {
         const tab = await launched();
+        tab.surface.hasFocus = false;
         const attack = { title: '[x](command:workbench.action.terminal.sendSequence)', body: '*loud* <b>', source: 'osc9' as const };
-        tab.terminal.notify(attack);
+        notify(tab.session!, attack);
         for (let i = 1; i <= 1000; i++) {
-            tab.terminal.notify({ body: `flood ${i}`, source: 'osc9' });
+            notify(tab.session!, { body: `flood ${i}`, source: 'osc9' });
         }
         expect(host.toasts).to.deep.equal([{ message: notificationText(workspace, attack, 'markdown'), actions: ['Show'] }]);
         expect(host.toasts[0].message).to.not.contain('[x](');
@@ -198,57 +210,224 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         expect(host.toasts[1].message).to.contain('and 999 more');
 
         // The plugin's renderer: the same words, broken for VS Code's link grammar instead.
+        tabs.dispose();
         const vscodeTabs = registry('linked-text');
         const other = await vscodeTabs.openTab(workspace, {});
-        other.terminal.notify(attack);
+        await other.terminal.start();
+        other.surface.hasFocus = false;
+        notify(other.session!, attack);
         expect(host.toasts).to.deep.equal([{ message: notificationText(workspace, attack, 'linked-text'), actions: ['Show'] }]);
         expect(host.toasts[0].message).to.not.equal(notificationText(workspace, attack, 'markdown'));
+    });
+
+    it('a service notification for the tab\'s session: none while the tab is looked at; else the tab is marked unread and a toast with Show comes', async () => {
+        const tab = await launched();
+        const other = await launched('/home/u/other');
+        notify(tab.session!, { body: 'seen', source: 'osc9' });
+        expect(tab.surface.label, 'looked at: read at once').to.equal('sandy: proj');
+        expect(host.toasts, 'no toast for what the user is looking at').to.deep.equal([]);
+        tab.surface.hasFocus = false;
+        notify(tab.session!, { body: 'unseen', source: 'osc777' });
+        expect(tab.surface.label).to.equal('● sandy: proj');
+        expect(tab.terminal.hasUnreadNotification).to.equal(true);
+        expect(other.terminal.hasUnreadNotification, 'only the session\'s own tab').to.equal(false);
+        expect(host.toasts).to.deep.equal([{ message: notificationText(workspace, { body: 'unseen' }, 'markdown'), actions: ['Show'] }]);
+        notify(tab.session!, { body: 'again', source: 'osc9' });
+        expect(host.toasts, 'one toast per burst').to.have.length(1);
+        clock.advance(5_000);
+        expect(host.toasts.map(t => t.message)).to.deep.equal([
+            notificationText(workspace, { body: 'unseen' }, 'markdown'), notificationText(workspace, { body: 'again' }, 'markdown')
+        ]);
+    });
+
+    it('a session the user is looking at in another window (the service says it waits for nobody) is toasted nowhere', async () => {
+        const tab = await launched();
+        tab.surface.hasFocus = false;
+        notify({ ...tab.session!, attention: { state: 'working', since: 1 } }, { body: 'seen elsewhere', source: 'osc9' });
+        expect(host.toasts).to.deep.equal([]);
+        expect(tab.terminal.hasUnreadNotification, 'this window\'s tab is still marked').to.equal(true);
+        notify({ ...sessionInfo('other', '/home/u/other', { attachedViews: 0 }), attention: { state: 'idle' } }, { body: 'seen in a tab elsewhere', source: 'osc9' });
+        expect(host.toasts).to.deep.equal([]);
+        notify({ ...tab.session!, attention: { state: 'needs-you', since: 1, waitingFor: 'notification' } }, { body: 'nobody looks', source: 'osc9' });
+        expect(host.toasts.map(t => t.message)).to.deep.equal([notificationText(workspace, { body: 'nobody looks' }, 'markdown')]);
+    });
+
+    it('tells the window which sessions the user sees (focused tabs), on every change of the tabs or their focus', async () => {
+        const told: string[][] = [];
+        host = new FakeHost(world);
+        tabs = new TerminalTabs<FakeTab>({ host, service: world.service, ui: world.ui, coalescer: { clock }, seen: ids => told.push(ids) });
+        const tab = await launched();
+        expect(told.at(-1), 'the launched, focused tab').to.deep.equal([tab.session!.id]);
+        tab.surface.hasFocus = false;
+        tabs.fireChange();
+        expect(told.at(-1), 'focus left it').to.deep.equal([]);
+        tab.surface.hasFocus = true;
+        tabs.fireChange();
+        expect(told.at(-1)).to.deep.equal([tab.session!.id]);
+        tab.detach();
+        expect(told.at(-1), 'a closed tab shows nothing').to.deep.equal([]);
     });
 
     it('shows no toast while sandy.notifications is off (the tab still marks it unread)', async () => {
         const tab = await launched();
         host.enabled = false;
         tab.surface.hasFocus = false;
-        tab.terminal.notify({ body: 'quiet', source: 'osc9' });
+        notify(tab.session!, { body: 'quiet', source: 'osc9' });
         expect(host.toasts).to.deep.equal([]);
         expect(tab.surface.label).to.equal('● sandy: proj');
         host.enabled = true;
-        tab.terminal.notify({ body: 'loud', source: 'osc9' });
+        notify(tab.session!, { body: 'loud', source: 'osc9' });
         expect(host.toasts).to.have.length(1);
     });
 
     it('a closed tab\'s notifications still waiting for their toast are dropped', async () => {
         const tab = await launched();
-        tab.terminal.notify({ body: 'first', source: 'osc9' });
-        tab.terminal.notify({ body: 'waiting', source: 'osc9' });
+        tab.surface.hasFocus = false;
+        const session = tab.session!;
+        notify(session, { body: 'first', source: 'osc9' });
+        notify(session, { body: 'waiting', source: 'osc9' });
         tab.detach();
         clock.advance(60_000);
         expect(host.toasts.map(t => t.message)).to.deep.equal([notificationText(workspace, { body: 'first' }, 'markdown')]);
+
+        // The session lives on without a tab: its next notification is still said, and Show opens a tab on it again.
+        await settle();
+        host.toastAnswer = 'Show';
+        notify(session, { body: 'after close', source: 'osc9' });
+        await settle();
+        expect(host.toasts.map(t => t.message).slice(1)).to.deep.equal([notificationText(workspace, { body: 'after close' }, 'markdown')]);
+        expect(host.created.map(t => t.options).slice(1)).to.deep.equal([{ workspace, sessionId: session.id }]);
     });
 
     it('Show brings the tab to the front; not once the tab is closed', async () => {
         const tab = await launched();
+        tab.surface.hasFocus = false;
         host.revealed.length = 0;
         host.toastAnswer = 'Show';
-        tab.terminal.notify({ body: 'done', source: 'osc9' });
+        notify(tab.session!, { body: 'done', source: 'osc9' });
         await settle();
         expect(host.revealed).to.deep.equal([tab]);
 
         host.toastAnswer = undefined;
         const dismissed = await launched('/home/u/other');
+        dismissed.surface.hasFocus = false;
         host.revealed.length = 0;
-        dismissed.terminal.notify({ body: 'ignored', source: 'osc9' });
+        notify(dismissed.session!, { body: 'ignored', source: 'osc9' });
         await settle();
         expect(host.revealed).to.deep.equal([]);
 
         let answer!: (action: string | undefined) => void;
         host.toast = async () => new Promise<string | undefined>(resolve => { answer = resolve; });
         clock.advance(60_000);
-        tab.terminal.notify({ body: 'late', source: 'osc9' });
+        notify(tab.session!, { body: 'late', source: 'osc9' });
         tab.detach();
         answer('Show');
         await settle();
         expect(host.revealed).to.deep.equal([]);
+    });
+
+    describe('a notification of a session no tab of this window shows', () => {
+        const live = sessionInfo('live', workspace, { mode: 'daemon', link: 'detached', pid: 0 });
+
+        it('toasts with Show, coalesced per session; Show opens a tab on the live session', async () => {
+            world.running = [live];
+            host.toastAnswer = 'Show';
+            notify(live, { body: 'done', source: 'osc9' });
+            for (let i = 1; i <= 1000; i++) {
+                notify(live, { body: `flood ${i}`, source: 'osc9' });
+            }
+            expect(host.toasts).to.deep.equal([{ message: notificationText(workspace, { body: 'done' }, 'markdown'), actions: ['Show'] }]);
+            await settle();
+            expect(host.created.map(t => t.options)).to.deep.equal([{ workspace, sessionId: 'live' }]);
+            const tab = host.created[0];
+            expect(tabs.all).to.deep.equal([tab]);
+            expect(host.revealed).to.deep.equal([tab]);
+            await tab.terminal.start();
+            expect(world.launches, 'it attaches, never launches').to.deep.equal([]);
+            expect(world.stream?.sessionId).to.equal('live');
+
+            // The burst's folded toast still comes (its Show reveals the tab now there), then the tab has them.
+            clock.advance(5_000);
+            expect(host.toasts[1].message).to.equal(notificationText(workspace, { body: 'flood 1000' }, 'markdown', 999));
+            await settle();
+            expect(host.created).to.have.length(1);
+            expect(host.revealed).to.deep.equal([tab, tab]);
+            tab.surface.hasFocus = false;
+            notify(live, { body: 'to the tab', source: 'osc9' });
+            expect(tab.terminal.hasUnreadNotification).to.equal(true);
+        });
+
+        it('a session another window shows is left to that window: no toast here (its Show would open a second tab)', () => {
+            notify({ ...live, attachedViews: 1 }, { body: 'theirs', source: 'osc9' });
+            expect(host.toasts).to.deep.equal([]);
+            expect(host.created).to.deep.equal([]);
+            notify(live, { body: 'nobody shows it', source: 'osc9' });
+            expect(host.toasts).to.have.length(1);
+        });
+
+        it('the sessions\' toasts are coalesced each on its own', () => {
+            notify(live, { body: 'one', source: 'osc9' });
+            notify(sessionInfo('other', '/home/u/other'), { body: 'two', source: 'osc9' });
+            notify(live, { body: 'three', source: 'osc9' });
+            expect(host.toasts.map(t => t.message)).to.deep.equal([
+                notificationText(workspace, { body: 'one' }, 'markdown'), notificationText('/home/u/other', { body: 'two' }, 'markdown')
+            ]);
+        });
+
+        it('Show for a session that ended meanwhile opens nothing; a dismissed toast opens nothing', async () => {
+            world.running = [{ ...live, status: 'exited' }];
+            host.toastAnswer = 'Show';
+            notify(live, { body: 'done', source: 'osc9' });
+            await settle();
+            host.toastAnswer = undefined;
+            world.running = [live];
+            notify(sessionInfo('another', '/home/u/other'), { body: 'ignored', source: 'osc9' });
+            await settle();
+            expect(host.created).to.deep.equal([]);
+        });
+
+        it('shows nothing while sandy.notifications is off, not even later', () => {
+            host.enabled = false;
+            notify(live, { body: 'quiet', source: 'osc9' });
+            notify(live, { body: 'quieter', source: 'osc9' });
+            clock.advance(60_000);
+            host.enabled = true;
+            clock.advance(60_000);
+            expect(host.toasts).to.deep.equal([]);
+            notify(live, { body: 'loud', source: 'osc9' });
+            expect(host.toasts.map(t => t.message)).to.deep.equal([notificationText(workspace, { body: 'loud' }, 'markdown')]);
+        });
+
+        it('a session that ended: what its toasts still waited for is dropped; when it runs again its next one shows at once', () => {
+            notify(live, { body: 'first', source: 'osc9' });
+            notify(live, { body: 'waiting', source: 'osc9' });
+            sessionEvents.fire({ ...live, status: 'exited' });
+            clock.advance(60_000);
+            expect(host.toasts.map(t => t.message)).to.deep.equal([notificationText(workspace, { body: 'first' }, 'markdown')]);
+            // Another window relaunched it (a daemon session's id is its workspace's).
+            sessionEvents.fire(live);
+            notify(live, { body: 'again', source: 'osc9' });
+            expect(host.toasts.map(t => t.message)).to.deep.equal([
+                notificationText(workspace, { body: 'first' }, 'markdown'), notificationText(workspace, { body: 'again' }, 'markdown')
+            ]);
+        });
+
+        it('the window closing drops what waits, and a Show answered after it opens nothing', async () => {
+            world.running = [live];
+            let answer!: (action: string | undefined) => void;
+            host.toast = async (message, ...actions) => {
+                host.toasts.push({ message, actions });
+                return new Promise<string | undefined>(resolve => { answer = resolve; });
+            };
+            notify(live, { body: 'first', source: 'osc9' });
+            notify(live, { body: 'waiting', source: 'osc9' });
+            tabs.dispose();
+            answer('Show');
+            clock.advance(60_000);
+            await settle();
+            expect(host.toasts).to.have.length(1);
+            expect(host.created).to.deep.equal([]);
+        });
     });
 
     it('after a tab on a live session closed: says it keeps running; Reattach opens a tab on it', async () => {
@@ -315,17 +494,34 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         expect(tabs.all).to.deep.equal([]);
         expect(world.infos).to.deep.equal([]);
         expect(sessionEvents.hasListeners).to.equal(false);
+        expect(notificationEvents.hasListeners).to.equal(false);
+    });
+
+    it('a restored tab still waiting to attach counts as its session\'s tab: Reattach or a tree click reveals it, no duplicate', async () => {
+        world.running = [sessionInfo('live')];
+        const restored = new FakeTab(world, { workspace });
+        restored.terminal.restoreState({ workspace, sessionId: 'live' });
+        tabs.add(restored);
+        // Not started yet (a background tab, or discovery still under way after a restart).
+        await tabs.attach(sessionInfo('live'));
+        expect(host.created).to.deep.equal([]);
+        expect(host.revealed).to.deep.equal([restored]);
     });
 
     it('takes in a tab the host restored (not opened through the registry) once', async () => {
+        world.running = [sessionInfo('live')];
         const restored = new FakeTab(world, { workspace });
+        restored.terminal.restoreState({ workspace, sessionId: 'live' });
         tabs.add(restored);
         tabs.add(restored);
         expect(tabs.all).to.deep.equal([restored]);
         expect(changes).to.equal(1);
+        await restored.terminal.start();
         restored.surface.hasFocus = false;
-        restored.terminal.notify({ body: 'hi', source: 'osc9' });
+        notify(sessionInfo('live'), { body: 'hi', source: 'osc9' });
         expect(host.toasts).to.have.length(1);
+        expect(restored.terminal.hasUnreadNotification).to.equal(true);
+        expect(host.created, 'its own tab: none opened').to.deep.equal([]);
         const closed = new FakeTab(world, { workspace });
         closed.detach();
         tabs.add(closed);

@@ -1,7 +1,7 @@
 import type { SessionInfo } from '../session/session-types';
 import type { LaunchClearance } from '../session/launch-flow';
 import { toProblem } from '../service/service-protocol';
-import type { SandyService } from '../service/service-protocol';
+import type { SandyService, SessionNotification } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import { detachedText, notificationText, problemNoticeText, TERMINAL_ACTIONS } from '../host/labels';
 import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
@@ -54,8 +54,18 @@ export interface TerminalTabsDeps<T extends TerminalTab> {
     ui: Pick<HostUi, 'info' | 'error'>;
     /** Session status changes from the service (another window's Stop, the tree, the status bar). */
     onSession?: EventLike<SessionInfo>;
+    /**
+     * Notifications the service parsed from a session's stream (never from a tab's replay): to the
+     * session's tab when it has one (unread mark, then a toast), else a toast whose Show opens a tab.
+     */
+    onNotification?: EventLike<SessionNotification>;
     /** The notification coalescer's window and clock (tests). */
     coalescer?: NotificationCoalescerOptions;
+    /**
+     * The sessions this window shows to the user now, told on every change of the tabs or their
+     * focus (the window state sends it on: seeing a session ends its wait in the attention queue).
+     */
+    seen?(sessionIds: string[]): void;
 }
 
 interface Entry {
@@ -70,10 +80,55 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
     readonly onDidChange: EventLike<void> = this.onDidChangeEmitter.event;
     protected readonly toDispose: DisposableLike[] = [];
     protected disposing = false;
+    /** Toasts of sessions no tab of this window shows, coalesced per session. */
+    protected readonly untabbed = new Map<string, NotificationCoalescer<TerminalNotification>>();
 
     constructor(protected readonly deps: TerminalTabsDeps<T>) {
         if (deps.onSession) {
-            this.toDispose.push(deps.onSession(session => this.tabBySession(session.id)?.terminal.updateSession(session)));
+            this.toDispose.push(deps.onSession(session => {
+                this.tabBySession(session.id)?.terminal.updateSession(session);
+                if (session.status === 'exited') {
+                    this.untabbed.get(session.id)?.dispose();
+                    this.untabbed.delete(session.id);
+                }
+            }));
+        }
+        if (deps.onNotification) {
+            this.toDispose.push(deps.onNotification(event => this.sessionNotified(event)));
+        }
+    }
+
+    protected sessionNotified({ session, notification }: SessionNotification): void {
+        const tab = this.tabBySession(session.id);
+        // The user is looking at the session (in this window or another): the tab shows it, no toast.
+        const seen = session.attention !== undefined && session.attention.state !== 'needs-you';
+        if (tab) {
+            tab.terminal.notify(notification);
+            if (this.deps.host.notificationsEnabled() && !seen && !tab.terminal.seen) {
+                this.entries.get(tab)?.coalescer.push(notification, notification.folded);
+            }
+            return;
+        }
+        // A session another window shows is that window's to say (its Show focuses the right tab);
+        // one no window shows is said by every window, and Show opens it where it was clicked.
+        if (!this.deps.host.notificationsEnabled() || session.attachedViews > 0 || seen) {
+            return;
+        }
+        let coalescer = this.untabbed.get(session.id);
+        if (!coalescer) {
+            coalescer = new NotificationCoalescer<TerminalNotification>(({ latest, more }) => void this.toastUntabbed(session, latest, more), this.deps.coalescer);
+            this.untabbed.set(session.id, coalescer);
+        }
+        coalescer.push(notification, notification.folded);
+    }
+
+    protected async toastUntabbed(session: SessionInfo, n: TerminalNotification, more: number): Promise<void> {
+        const action = await this.deps.host.toast(notificationText(session.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
+        if (action === TERMINAL_ACTIONS.show && !this.disposing) {
+            const live = (await this.deps.service.sessions()).find(s => s.id === session.id && s.status !== 'exited');
+            if (live) {
+                await this.attachTab(live);
+            }
         }
     }
 
@@ -90,8 +145,9 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         return this.activeTab?.terminal;
     }
 
+    /** Also a restored tab that has not attached yet: a second tab on the same session would be a duplicate. */
     tabBySession(sessionId: string): T | undefined {
-        return this.all.find(tab => tab.terminal.session?.id === sessionId);
+        return this.all.find(tab => tab.terminal.sessionId === sessionId);
     }
 
     /** The workspace's tab on a live session, else its ended one. */
@@ -167,11 +223,6 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         // One session's flood of notifications becomes a toast now and one per window after (core's coalescer).
         const coalescer = new NotificationCoalescer<TerminalNotification>(({ latest, more }) => void this.toast(tab, latest, more), this.deps.coalescer);
         const subscriptions = [
-            tab.terminal.onDidNotify(n => {
-                if (this.deps.host.notificationsEnabled()) {
-                    coalescer.push(n);
-                }
-            }),
             tab.terminal.onDidChangeSession(() => this.fireChange()),
             tab.terminal.onDidDispose(() => this.closed(tab))
         ];
@@ -179,8 +230,9 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         this.fireChange();
     }
 
-    /** Tell the listeners (the host calls it when the active tab changed). */
+    /** Tell the listeners (the host calls it when the active tab, or the window's focus, changed). */
     fireChange(): void {
+        this.deps.seen?.(this.all.filter(tab => tab.terminal.seen).flatMap(tab => tab.terminal.sessionId ?? []));
         this.onDidChangeEmitter.fire();
     }
 
@@ -240,6 +292,10 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
         }
+        for (const c of this.untabbed.values()) {
+            c.dispose();
+        }
+        this.untabbed.clear();
         this.onDidChangeEmitter.dispose();
     }
 }

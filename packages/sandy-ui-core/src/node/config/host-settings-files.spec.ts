@@ -23,7 +23,8 @@ describe('hostSettingsInFiles (unit)', () => {
         expect(await hostSettingsInFiles([vscode, theia, path.join(root, 'missing.json')])).to.deep.equal([
             { key: 'sandy.path', file: vscode },
             { key: 'sandy.passEnvironment', file: vscode },
-            { key: 'sandy.path', file: theia }
+            { key: 'sandy.path', file: theia },
+            { key: 'sandy.notifications', file: theia }
         ]);
     });
 

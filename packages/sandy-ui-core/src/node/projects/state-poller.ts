@@ -7,7 +7,8 @@ export interface StatePollerOptions {
     hiddenIntervalMs: number;
 }
 
-export type PollOutcome<T> = { ok: true; value: T; at: number } | { ok: false; error: unknown; at: number };
+/** `at`: when the poll finished; `startedAt`: when it began (what it says was true at some moment between). */
+export type PollOutcome<T> = { ok: true; value: T; at: number; startedAt: number } | { ok: false; error: unknown; at: number; startedAt: number };
 
 /**
  * One shared poller per backend, whatever the number of windows: viewers register their
@@ -57,12 +58,31 @@ export class StatePoller<T> {
         return this.run();
     }
 
+    /**
+     * A poll that begins after this call: what a Refresh (or a change just made) must be answered
+     * with — a poll already under way may have read sandy's state before the change.
+     */
+    async pollFresh(): Promise<PollOutcome<T>> {
+        if (this.inFlight) {
+            this.again = true;
+            await this.inFlight;
+        }
+        // The queued poll began as the one under way ended (or none was queued: begin one now).
+        return this.inFlight ?? this.run();
+    }
+
     protected run(): Promise<PollOutcome<T>> {
+        if (this.disposed) {
+            // The service is shutting down: no sandy is started any more (it would recreate ~/.sandy).
+            const now = Date.now();
+            return Promise.resolve(this.last ?? { ok: false as const, error: new Error('The state poller was disposed.'), at: now, startedAt: now });
+        }
         this.clearTimer();
         this.pollCount++;
+        const startedAt = Date.now();
         const started = this.fetch().then(
-            value => ({ ok: true as const, value, at: Date.now() }),
-            error => ({ ok: false as const, error, at: Date.now() }));
+            value => ({ ok: true as const, value, at: Date.now(), startedAt }),
+            error => ({ ok: false as const, error, at: Date.now(), startedAt }));
         this.inFlight = started.then(outcome => {
             this.inFlight = undefined;
             this.last = outcome;

@@ -15,6 +15,7 @@ import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
 import { LaunchApprovals } from './approvals';
 import { ProjectsService } from './projects';
+import { SESSION_MODE_WHY } from '../../common/host/labels';
 
 /** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
 const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
@@ -61,10 +62,16 @@ export class SandyLauncher {
         }
         const { approved, report, warnings } = prepared;
         const launchConfig = this.effectiveConfig(workspace);
+        const mode = this.sessionMode(approved);
+        if (mode.why) {
+            warnings.push(mode.why);
+        }
         let session: SessionInfo;
         try {
-            // sandy asks its own questions on this PTY; the tab answers them only for what the user approved.
-            session = supervisor.launch({
+            // sandy asks its own questions on this PTY (`--start` too: its TTY pre-pass asks before the
+            // supervisor forks); the tab answers them only for what the user approved.
+            const start = mode.mode === 'daemon' ? supervisor.startDaemon.bind(supervisor) : supervisor.launch.bind(supervisor);
+            session = start({
                 sandyPath: prepared.sandyPath,
                 args,
                 workspace,
@@ -116,6 +123,33 @@ export class SandyLauncher {
         }
         warnings.push(...await this.projects.validateWarnings(workspace, true));
         return { kind: 'ready', sandyPath, approved, report, warnings };
+    }
+
+    /**
+     * Daemon sessions (they outlive the IDE) unless the user chose the foreground, or this sandy has
+     * no daemon mode (its `--print-schema` lists no `--start`/`--attach`/`--stop`); then `why` says
+     * which mode the session uses and why.
+     */
+    sessionMode(approved?: PendingGates): { mode: 'daemon' | 'foreground'; why?: string } {
+        if (this.discovery.configuration.sessionMode === 'foreground') {
+            return { mode: 'foreground' };
+        }
+        const schema = this.discovery.schema;
+        const version = this.discovery.located?.fullVersion ?? 'this sandy';
+        if (!schema) {
+            return { mode: 'foreground', why: SESSION_MODE_WHY.noSchema(version) };
+        }
+        const flags = new Set(schema.cli_flags.map(f => f.name));
+        if (!['--start', '--attach', '--stop'].every(f => flags.has(f))) {
+            return { mode: 'foreground', why: SESSION_MODE_WHY.noDaemonMode(version) };
+        }
+        if (approved?.dockerfile || approved?.symlinks) {
+            // sandy asks about the project Dockerfile and escaping symlinks only in a foreground launch:
+            // `--start` skips the one and refuses the other (CONTRACT §4.2-4.3). This launch records
+            // the user's answer; the next one is a daemon session again.
+            return { mode: 'foreground', why: SESSION_MODE_WHY.foregroundGates(!!approved.dockerfile, !!approved.symlinks) };
+        }
+        return { mode: 'daemon' };
     }
 
     /**

@@ -38,12 +38,17 @@ export class SandyDiscovery {
         return this.currentSchema;
     }
 
+    /** The user's settings as last configured (the session mode among them). */
+    get configuration(): SandyConfiguration {
+        return this.config;
+    }
+
     get sandyStatus(): SandyStatus {
         return this.status;
     }
 
     async configure(config: SandyConfiguration): Promise<SandyStatus> {
-        const changed = JSON.stringify(config) !== JSON.stringify(this.config);
+        const changed = whereToFind(config) !== whereToFind(this.config);
         this.config = { ...config };
         if (changed) {
             this.current = undefined;
@@ -68,7 +73,7 @@ export class SandyDiscovery {
         // A configure() while this runs starts a newer locate: this one's result must not land
         // after it (the user's sandy.path would lose to the start-up search of PATH).
         const config = this.config;
-        const superseded = () => JSON.stringify(config) !== JSON.stringify(this.config);
+        const superseded = () => whereToFind(config) !== whereToFind(this.config);
         const { logger } = this.ctx;
         try {
             const located = await locateSandy({ configuredPath: config.sandyPath, processEnv: this.ctx.processEnv, home: this.ctx.home, envOptions: this.envOptions() });
@@ -111,7 +116,8 @@ export class SandyDiscovery {
     }
 
     client(located: LocatedSandy): SandyClient {
-        return SandyClient.forPath(located.path, { envOptions: this.envOptions() }, { fullVersion: located.fullVersion });
+        // The host's environment the service was given (not this process's): the same whitelist as every other sandy it runs.
+        return SandyClient.forPath(located.path, { processEnv: this.ctx.processEnv, envOptions: this.envOptions() }, { fullVersion: located.fullVersion });
     }
 
     /** The whitelist plus what the user enabled in settings (sandy.passEnvironment). */
@@ -157,4 +163,9 @@ export class SandyDiscovery {
         }
         return this.client(this.current).state('light');
     }
+}
+
+/** The part of the configuration that decides which sandy runs and what it sees: a change finds sandy again. */
+function whereToFind(config: SandyConfiguration): string {
+    return JSON.stringify({ sandyPath: config.sandyPath, passEnv: config.passEnv });
 }

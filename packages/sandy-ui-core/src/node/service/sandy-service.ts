@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as os from 'os';
 import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
@@ -12,6 +13,15 @@ import {
 import { sweepInterruptedSaves } from '../config/settings-io';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { PtySpawn, PtySupervisor } from '../terminal/pty-supervisor';
+import { SessionRecords } from '../terminal/session-records';
+import { BuildGate } from '../terminal/build-gate';
+import { isRecordedSandy, processStartTime } from '../terminal/process-identity';
+import { ProcessSandyRunner } from '../sandy/runner';
+import { discoverSessions } from '../../common/session/session-discovery';
+import { SeenSessions } from '../../common/session/session-attention';
+import { detectPrompt } from '../../common/session/prompt-detect';
+import type { HistoryChunk, HistoryQuery, HistoryRecord } from '../../common/session/history-types';
+import { HistoryCapture } from './history';
 import { StatePoller } from '../projects/state-poller';
 import { ProjectsStore } from '../projects/projects-store';
 import { checkWorkspace } from '../projects/workspace-guard';
@@ -23,8 +33,14 @@ import { LaunchApprovals } from './approvals';
 import { PreparedLaunch, SandyLauncher } from './launch';
 import { SettingsService } from './settings';
 import { SandboxMaintenance } from './maintenance';
+import { SessionDashboard, STATS_TIMEOUT_MS } from './dashboard';
+import { DockerReadClient } from '../sandy/docker-client';
+import type { DashboardSnapshot } from '../../common/session/dashboard-types';
 
 export type { ServiceLogger } from './service-context';
+
+/** At most this long does the first session list wait for the first `--print-state` (it can take seconds under load). */
+const DISCOVERY_WAIT_MS = 20_000;
 
 export interface SandyServiceOptions {
     logger: ServiceLogger;
@@ -42,6 +58,11 @@ export interface SandyServiceOptions {
     logHint?: string;
     /** The supervisor to host sessions in (tests pass one with short stop timings). */
     supervisor?: PtySupervisor;
+}
+
+/** The IDE's data folder (projects, approvals, sessions.json, the Theia connection token): `$SANDY_IDE_DATA_DIR`, else `~/.sandy-ide`. */
+export function ideDataDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
+    return env.SANDY_IDE_DATA_DIR || path.join(home, '.sandy-ide');
 }
 
 /**
@@ -64,6 +85,8 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     readonly store: ProjectsStore;
     readonly approvalMemory: ApprovalMemory;
     readonly poller: StatePoller<SandyState>;
+    /** What this IDE started, across restarts (its daemon sessions' containers, its foreground sandys' pids). */
+    readonly sessionRecords: SessionRecords;
 
     protected readonly ctx: ServiceContext;
     protected readonly discovery: SandyDiscovery;
@@ -74,15 +97,30 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected readonly settings: SettingsService;
     protected readonly maintenance: SandboxMaintenance;
     protected started = false;
+    /** The sessions each window shows to the user now ({@link setSeen}). */
+    protected readonly seen = new SeenSessions();
+    /** Every session's output, kept under `<dataDir>/history`. */
+    protected readonly history: HistoryCapture;
     protected readonly toDispose: DisposableLike[] = [];
+    /** Settles once the first `--print-state` after start has been reconciled (or could not be). */
+    protected discovered: Promise<void> = Promise.resolve();
+    /** When the host first said which sandy to run and with what (its user settings). */
+    protected configuredAt: number | undefined;
 
     constructor(protected readonly options: SandyServiceOptions) {
         const env = options.env ?? process.env;
         this.home = options.home ?? os.homedir();
         this.sandyHome = env.SANDY_HOME || path.join(this.home, '.sandy');
-        this.dataDir = options.dataDir ?? (env.SANDY_IDE_DATA_DIR || path.join(this.home, '.sandy-ide'));
+        this.dataDir = options.dataDir ?? ideDataDir(env, this.home);
         this.ctx = new ServiceContext(options.logger, this.home, this.sandyHome, options.env, options.logHint);
-        this.supervisor = options.supervisor ?? new PtySupervisor(options.spawnPty);
+        // Launches take turns through sandy's build across every IDE process of this user that runs
+        // the same SANDY_HOME (VS Code windows each have their own extension host): a lock in ~/.sandy-ide.
+        const buildLock = path.join(this.home, '.sandy-ide', 'locks', `build-${createHash('sha256').update(path.resolve(this.sandyHome)).digest('hex').slice(0, 16)}`);
+        this.supervisor = options.supervisor ?? new PtySupervisor(options.spawnPty, {
+            buildGate: new BuildGate(buildLock),
+            // An agent waiting at its own dialog (trust, permission, login…) needs the user as a notification does.
+            promptDetector: (lines, agent) => detectPrompt(lines, agent) !== undefined
+        });
         this.store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
         this.approvalMemory = new ApprovalMemory(this.dataDir);
         this.discovery = new SandyDiscovery(this.ctx);
@@ -97,6 +135,31 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.launcher = new SandyLauncher(this.ctx, this.discovery, this.approvals, this.projects, parts);
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
+        this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
+        this.history = new HistoryCapture(path.join(this.dataDir, 'history'), {
+            supervisor: this.supervisor,
+            log: message => this.options.logger.warn(message)
+        });
+        this.supervisor.setSessionPort({
+            commandLine: () => {
+                const located = this.discovery.located;
+                return located && { sandyPath: located.path, env: this.launcher.launchEnv() };
+            },
+            run: async (args, cwd, timeoutMs) => {
+                await this.discovery.ensureLocated();
+                const located = this.discovery.located;
+                if (!located) {
+                    return { exitCode: undefined, stdout: '', stderr: this.discovery.sandyStatus.problem?.message ?? 'sandy was not found.' };
+                }
+                const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+                const r = await runner.run(args, { cwd, timeoutMs });
+                void this.poller.pollNow();
+                return { exitCode: r.exitCode ?? undefined, stdout: r.stdout, stderr: r.stderr };
+            },
+            // A foreground sandy is remembered with when its process started: a reused pid is never it.
+            remember: (workspace, started) => this.sessionRecords.remember(workspace, 'pid' in started ? { pid: started.pid, start: processStartTime(started.pid) } : started),
+            forget: (workspace, mode) => this.sessionRecords.forget(workspace, mode)
+        });
     }
 
     /** Wire the supervisor and the poller to the listeners and start looking for sandy. */
@@ -111,20 +174,62 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
                 void this.poller.pollNow();
             }
         }));
-        this.toDispose.push(this.poller.onDidPoll(outcome => this.snapshots.polled(outcome)));
+        this.toDispose.push(this.supervisor.onDidNotify(event => this.snapshots.notified(event)));
+        this.toDispose.push(this.poller.onDidPoll(outcome => {
+            if (outcome.ok) {
+                this.reconcileSessions(outcome.value, outcome.startedAt);
+            }
+            this.snapshots.polled(outcome);
+        }));
+        // Sessions that outlived the last IDE (daemon sessions, an orphaned foreground sandy) are found
+        // by the first `--print-state` run with the user's settings (which sandy, what it sees): until
+        // then the session list waits for it, bounded for a host that never configures.
+        this.discovered = Promise.race([
+            new Promise<void>(resolve => {
+                const subscription = this.poller.onDidPoll(outcome => {
+                    if (this.configuredAt !== undefined && outcome.startedAt >= this.configuredAt) {
+                        subscription.dispose();
+                        resolve();
+                    }
+                });
+                this.toDispose.push(subscription);
+            }),
+            new Promise<void>(resolve => setTimeout(resolve, DISCOVERY_WAIT_MS).unref?.())
+        ]);
         // Temp folders (one may hold a key) that a killed save left behind go before anything else reads there.
         void this.store.list().then(projects => sweepInterruptedSaves({ sandyHome: this.sandyHome, dataDir: this.dataDir, workspaces: projects.map(p => p.workspace) }))
             .then(removed => removed.length && this.options.logger.info(`sandy: removed ${removed.length} temp folder(s) of interrupted saves: ${removed.join(', ')}`), () => undefined);
         void this.ensureLocated();
     }
 
-    /** Host shutdown: the poller stops and every live session is ended through sandy's trap. */
-    async dispose(): Promise<void> {
+    /**
+     * Host shutdown: the poller stops; foreground sessions end through sandy's trap; daemon sessions
+     * run on (only our attach clients end) unless the user chose to stop them when the IDE quits.
+     * `mayStopDaemons: false`: a host whose shutdown may be a reload (a VS Code window), where
+     * stopping would end the sessions the reload is meant to keep.
+     */
+    async dispose(options: { mayStopDaemons?: boolean } = {}): Promise<void> {
         this.poller.dispose();
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
         }
-        await this.supervisor.dispose();
+        const stopDaemons = (options.mayStopDaemons ?? true) && this.discovery.configuration.stopSessionsOnQuit === true;
+        await this.supervisor.dispose({ stopDaemons });
+        await this.history.close();
+    }
+
+    /** `--print-state`'s running sessions into the supervisor (an orphan only while its pid still runs sandy). */
+    protected reconcileSessions(state: SandyState, observedAt: number): void {
+        const found = discoverSessions(state, this.sessionRecords, observedAt);
+        found.orphans = found.orphans.filter(o => isRecordedSandy(o.pid, o.start));
+        // A foreground sandy remembered from an IDE that died, which no longer holds its lock: nothing to offer.
+        const live = new Set(this.supervisor.list().filter(s => s.status !== 'exited').map(s => s.workspace));
+        for (const workspace of Object.keys(this.sessionRecords.foreground)) {
+            if (!live.has(workspace) && !found.orphans.some(o => o.workspace === workspace)) {
+                this.sessionRecords.forget(workspace, 'foreground');
+            }
+        }
+        this.supervisor.reconcile(found);
     }
 
     // ---- listeners and viewers ----------------------------------------------------------------
@@ -144,10 +249,11 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         const subscription = listener ? this.addListener(listener) : undefined;
         const viewer: Pick<SandyService, SandyViewerMethods> = {
             setVisible: async visible => this.setVisible(viewerId, visible),
-            setOpenFolders: folders => this.setOpenFolders(viewerId, folders)
+            setOpenFolders: folders => this.setOpenFolders(viewerId, folders),
+            setSeen: async ids => this.setSeen(viewerId, ids)
         };
         const methods = Object.fromEntries(SANDY_SERVICE_METHODS.map(method => {
-            const target = (method === 'setVisible' || method === 'setOpenFolders' ? viewer[method]
+            const target = (method === 'setVisible' || method === 'setOpenFolders' || method === 'setSeen' ? viewer[method]
                 : this[method].bind(this)) as (...args: unknown[]) => Promise<unknown>;
             const guarded = async (...args: unknown[]): Promise<unknown> => {
                 try {
@@ -170,6 +276,14 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected removeViewer(viewerId: string): void {
         this.poller.removeViewer(viewerId);
         this.snapshots.removeViewer(viewerId);
+        this.setSeen(viewerId, []);
+    }
+
+    /** A session is seen while any window shows it (a window that goes away sees nothing). */
+    setSeen(viewerId: string, sessionIds: unknown): void {
+        for (const { id, seen } of this.seen.set(viewerId, sessionIds)) {
+            this.supervisor.setSeen(id, seen);
+        }
     }
 
     setOpenFolders(viewerId: string, folders: string[]): Promise<void> {
@@ -182,8 +296,14 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
 
     // ---- sandy discovery ----------------------------------------------------------------------
 
-    configure(config: SandyConfiguration): Promise<SandyStatus> {
-        return this.discovery.configure(config);
+    async configure(config: SandyConfiguration): Promise<SandyStatus> {
+        this.history.setCapMegabytes(historyMegabytes(config.historyMegabytes));
+        const status = await this.discovery.configure(config);
+        if (this.configuredAt === undefined) {
+            this.configuredAt = Date.now();
+            void this.poller.pollNow();
+        }
+        return status;
     }
 
     ensureLocated(): Promise<SandyStatus> {
@@ -295,10 +415,22 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     // ---- sessions -----------------------------------------------------------------------------
 
     async sessions(): Promise<SessionInfo[]> {
+        await this.discovered;
         return this.supervisor.list();
     }
 
+    /** Settles once sessions that outlived the last IDE are known (the terminal channel waits for it too). */
+    whenDiscovered(): Promise<void> {
+        return this.discovered;
+    }
+
+    async takeBack(sessionId: string): Promise<SessionInfo | undefined> {
+        await this.discovered;
+        return this.supervisor.get(sessionId) && this.supervisor.takeBack(sessionId);
+    }
+
     async stop(sessionId: string): Promise<SessionInfo | undefined> {
+        await this.discovered;
         if (!this.supervisor.get(sessionId)) {
             return undefined;
         }
@@ -316,6 +448,39 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     async forgetSession(sessionId: string): Promise<void> {
         this.supervisor.forget(sessionId);
     }
+
+    // ---- session history ----------------------------------------------------------------------
+
+    listHistory(query?: HistoryQuery): Promise<HistoryRecord[]> {
+        return this.history.list(query);
+    }
+
+    readHistory(id: string, offset?: number): Promise<HistoryChunk | undefined> {
+        return this.history.read(id, offset);
+    }
+
+    removeHistory(id: string): Promise<boolean> {
+        return this.history.remove(id);
+    }
+
+    // ---- the dashboard ------------------------------------------------------------------------
+
+    protected dashboardData: SessionDashboard | undefined;
+
+    /** Every session's tile (see {@link SessionDashboard}); Docker read from the environment sandy gets. */
+    dashboard(): Promise<DashboardSnapshot> {
+        this.dashboardData ??= new SessionDashboard({
+            supervisor: this.supervisor,
+            projects: async () => (await this.snapshots.snapshot()).projects,
+            docker: new DockerReadClient({ env: this.ctx.processEnv, home: this.home, timeoutMs: STATS_TIMEOUT_MS })
+        });
+        return this.dashboardData.snapshot();
+    }
+}
+
+/** The user's history cap in MB: a finite number from 0 (none kept) to 10 000; anything else is the default 50. */
+function historyMegabytes(value: unknown): number {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 10_000 ? Math.floor(value) : 50;
 }
 
 /** A window's end of the service ({@link SandyServiceCore.connect}). */

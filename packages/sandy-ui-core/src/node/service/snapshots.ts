@@ -3,7 +3,7 @@ import type { DisposableLike } from '../../common/base/event';
 import type { SessionInfo } from '../../common/session/session-types';
 import { SandyState } from '../../common/sandy/contract';
 import { deriveProjects, ProjectMetadata } from '../../common/projects/project-state';
-import { ProjectsSnapshot, RefusedFolder, SandyProblem, SandyServiceEvents } from '../../common/service/service-protocol';
+import { ProjectsSnapshot, RefusedFolder, SandyProblem, SandyServiceEvents, SessionNotification } from '../../common/service/service-protocol';
 import { PollOutcome, StatePoller } from '../projects/state-poller';
 import { ProjectsStore } from '../projects/projects-store';
 import { checkWorkspace } from '../projects/workspace-guard';
@@ -45,6 +45,12 @@ export class SnapshotPublisher {
     sessionChanged(session: SessionInfo): void {
         for (const listener of this.listeners) {
             listener.onDidChangeSession(session);
+        }
+    }
+
+    notified(event: SessionNotification): void {
+        for (const listener of this.listeners) {
+            listener.onDidNotify(event);
         }
     }
 
@@ -107,7 +113,8 @@ export class SnapshotPublisher {
             home: this.ctx.home,
             sandyVersion: this.discovery.located?.printVersion?.version ?? status.fullVersion,
             sandboxMinCompat: schema?.sandy.sandbox_min_compat,
-            agents: schema?.agents
+            agents: schema?.agents,
+            longRunningHours: this.discovery.configuration.longRunningHours ?? 24
         });
         return {
             status,
@@ -124,7 +131,8 @@ export class SnapshotPublisher {
     async refresh(): Promise<ProjectsSnapshot> {
         await this.discovery.ensureLocated();
         if (this.discovery.sandyStatus.found) {
-            await this.parts.poller.pollNow();
+            // Not the poll under way: it may have read sandy's state before what the caller just did.
+            await this.parts.poller.pollFresh();
         }
         return this.snapshot();
     }

@@ -6,7 +6,7 @@ import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
 import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
 import { isOfferedLink } from '@sandy-ui/core/common';
 import { terminalProtocol } from '../terminal-protocol';
-import { propagateStyleNonce, webviewMessenger } from './vscode-api';
+import { propagateStyleNonce, webviewMessenger, webviewState } from './vscode-api';
 
 /**
  * The sandy terminal webview: core's SandyTerminalView and TerminalBanner, wired to the extension
@@ -17,7 +17,7 @@ const host = webviewMessenger(terminalProtocol);
 
 const root = document.createElement('div');
 root.className = 'sandy-terminal-widget sandy-webview-root';
-const banner = new TerminalBanner(document, () => host.notify('relaunch'));
+const banner = new TerminalBanner(document, () => host.notify('bannerAction'));
 const termNode = document.createElement('div');
 termNode.className = 'sandy-terminal-xterm';
 root.append(banner.node, termNode);
@@ -28,7 +28,6 @@ const fontFamily = getComputedStyle(document.documentElement).getPropertyValue('
 /** The session's workspace (the host's `links` message): file links inside it are links, none before it is known. */
 let workspace: string | undefined;
 const view = new SandyTerminalView(termNode, {
-    notify: n => host.notify('notify', { title: n.title, body: n.body, source: n.source }),
     writeClipboard: text => host.notify('clipboard', { text }),
     // The host decides again on a click (and resolves symlinks); here only what is drawn as a link.
     openLink: uri => host.notify('openLink', { uri }),
@@ -51,10 +50,13 @@ host.onNotification('links', message => {
 });
 host.onNotification('data', ({ data }) => view.write(data));
 host.onNotification('exitBanner', ({ text }) => view.writeExitBanner(text));
-host.onNotification('banner', ({ text, relaunch }) => banner.show(text, relaunch));
+host.onNotification('banner', ({ text, action }) => banner.show(text, action));
 host.onNotification('clear', () => view.clear());
 host.onNotification('focus', () => view.focus());
 host.onNotification('theme', () => view.setTheme(theme()));
+// What VS Code gives back to the host's panel serializer after a window reload (the tab's workspace
+// and session, checked by the messenger here and again by the host there).
+host.onNotification('state', ({ workspace, sessionId }) => webviewState.set(sessionId ? { workspace, sessionId } : { workspace }));
 
 // Wait for the layout so the first measure is the real panel, never a default size.
 requestAnimationFrame(() => {

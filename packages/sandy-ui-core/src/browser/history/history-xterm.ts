@@ -1,0 +1,28 @@
+import { ITheme, Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewerOptions } from './history-viewer';
+
+/**
+ * The viewer's terminal in a page: xterm.js with the viewer's options, fitted to its element. No
+ * WebLinksAddon (no text becomes a link), and a link handler that does nothing should xterm make
+ * an OSC 8 link after all (the viewer swallows OSC 8 before it can).
+ */
+export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) => {
+    const terminal = new Terminal({
+        ...options,
+        theme: options.theme as ITheme | undefined,
+        fontFamily: options.fontFamily ?? 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace',
+        fontSize: options.fontSize ?? 13,
+        windowOptions: {},
+        linkHandler: { activate: () => undefined, allowNonHttpProtocols: false }
+    });
+    const fit = new FitAddon();
+    terminal.loadAddon(fit);
+    terminal.open(element);
+    return { terminal, fit: () => fit.fit() };
+};
+
+/** A history viewer over xterm.js (the hosts' one way to make it). */
+export function createHistoryViewer(container: HTMLElement, host: HistoryViewerHost, options: HistoryViewerOptions = {}): HistoryViewer {
+    return new HistoryViewer(container, host, xtermHistoryTerminal, options);
+}

@@ -1,0 +1,287 @@
+import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
+import { FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
+import { ActivityTracker, attentionOf, AttentionState } from '../../common/session/session-attention';
+import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
+import { ScreenState } from './screen-state';
+
+/**
+ * The part of a node-pty `IPty` the supervisor needs. The core never imports node-pty: the Theia
+ * backend and the VS Code plugin each pass their own loaded module (HOUSE_STYLE: host adapters are thin).
+ */
+export interface PtyLike {
+    readonly pid: number;
+    onData(listener: (data: string) => void): DisposableLike;
+    onExit(listener: (e: { exitCode: number; signal?: number }) => void): DisposableLike;
+    write(data: string): void;
+    resize(cols: number, rows: number): void;
+    pause(): void;
+    resume(): void;
+    kill(signal?: string): void;
+}
+
+/** One attached view: receives output, acknowledges what it rendered. */
+export interface SessionAttachment extends DisposableLike {
+    /** The session's screen when the view attached (no OSC in it: replaying it has no side effects). */
+    readonly replay: string;
+    /** Live output after the replay; what arrived before the first listener is held for it. */
+    onData: EventLike<string>;
+    onExit: EventLike<SessionInfo>;
+    write(data: string): void;
+    /** The view processed this many characters (flow control). */
+    acknowledge(chars: number): void;
+}
+
+/** One process feeding a session's terminal: its output, its exit. */
+export type FeedExit = { exitCode: number; signal?: number };
+
+/**
+ * A session as the backend hosts it: its info, the backend's copy of its screen, its attached views
+ * with back-pressure, and the process that currently feeds it (a foreground sandy, or a daemon
+ * session's `--start` / `--attach` client — one after another over the session's life).
+ */
+export class HostedSession {
+    lastDataAt = 0;
+    readonly attachments = new Set<AttachmentImpl>();
+    readonly onDataEmitter = new SimpleEmitter<string>();
+    readonly screen: ScreenState;
+    /** What the session's own output says of it for the attention queue: its last output, a wait the user has not seen. */
+    readonly activity = new ActivityTracker();
+    /** The attention state the windows were last told (a change of it is a session change). */
+    reportedAttention: AttentionState | undefined;
+    /** The supervisor's clock (a spec's fake one). */
+    now: () => number = Date.now;
+    /** The last output after which the screen was looked at for an agent's prompt. */
+    promptLookedAt = 0;
+    /** The process whose terminal this is now; undefined when none feeds it (a detached daemon session, an orphan). */
+    pty: PtyLike | undefined;
+    cols: number;
+    rows: number;
+    paused = false;
+    stopping?: Promise<SessionInfo>;
+    /**
+     * Since when sandy lists this daemon session (its `--start` finished, or it was found listed):
+     * a `--print-state` begun before that cannot say it is gone.
+     */
+    listedSince: number | undefined;
+    /** An orphan's recorded process start (its pid is signalled only while it is that process). */
+    orphanStart: string | undefined;
+    readonly exited: Promise<void>;
+    /** What to dispose with the session (its notification batchers). */
+    readonly toDispose: DisposableLike[] = [];
+    protected resolveExited!: () => void;
+    protected feedSubscriptions: DisposableLike[] = [];
+
+    constructor(readonly info: SessionInfo, size: { cols: number; rows: number }, onNotify: (n: TerminalNotification) => void) {
+        this.cols = size.cols;
+        this.rows = size.rows;
+        this.screen = new ScreenState(size.cols, size.rows, onNotify);
+        this.exited = new Promise(resolve => this.resolveExited = resolve);
+    }
+
+    /** The session as the windows see it: its info with where it stands for the user now. */
+    snapshot(): SessionInfo {
+        const facts = this.activity.current;
+        return { ...this.info, attention: attentionOf(this.info, facts, this.now()), lastOutputAt: facts.lastOutputAt || undefined };
+    }
+
+    get live(): boolean {
+        return this.info.status !== 'exited';
+    }
+
+    /**
+     * `pty` feeds the session from now on: its output reaches the screen, `observer` and every view.
+     * `onExit` hears it end once its last output has been read.
+     */
+    feed(pty: PtyLike, onExit: (e: FeedExit) => void, observer?: (data: string) => void): void {
+        this.unfeed();
+        this.pty = pty;
+        this.paused = false;
+        const subscriptions: DisposableLike[] = [];
+        this.feedSubscriptions = subscriptions;
+        subscriptions.push(pty.onData(data => {
+            if (this.pty !== pty) {
+                return;
+            }
+            observer?.(data);
+            this.activity.output(this.now());
+            this.ingest(data);
+        }));
+        subscriptions.push(pty.onExit(e => {
+            // node-pty can report the exit before the last output is read: let it settle first, so
+            // views get sandy's final lines before "ended" (and the banner comes after them).
+            this.releaseFlow();
+            void settleOutput(this).then(() => {
+                if (this.pty === pty) {
+                    this.unfeed();
+                }
+                onExit(e);
+            });
+        }));
+    }
+
+    /** Output written into the session's terminal by the IDE itself (a notice between two clients). */
+    ingest(data: string): void {
+        this.lastDataAt = Date.now();
+        this.screen.write(data);
+        this.onDataEmitter.fire(data);
+        for (const a of this.attachments) {
+            a.deliver(data);
+        }
+        this.updateFlow();
+    }
+
+    protected unfeed(): void {
+        for (const s of this.feedSubscriptions.splice(0)) {
+            s.dispose();
+        }
+        this.pty = undefined;
+    }
+
+    write(data: string): void {
+        if (this.info.status === 'running' && this.pty) {
+            this.pty.write(data);
+        }
+    }
+
+    resize(cols: number, rows: number): void {
+        this.cols = cols;
+        this.rows = rows;
+        this.screen.resize(cols, rows);
+        if (this.pty && this.live) {
+            try {
+                this.pty.resize(cols, rows);
+            } catch {
+                // Resizing a PTY that is exiting throws EBADF; the exit event follows.
+            }
+        }
+    }
+
+    markExited(): void {
+        this.releaseFlow();
+        this.resolveExited();
+        for (const a of [...this.attachments]) {
+            a.onExitEmitter.fire(this.snapshot());
+        }
+    }
+
+    /** A view attaches: it gets the screen as it is once everything so far is parsed, then live output. */
+    async attach(onDetach: (a: AttachmentImpl) => void): Promise<AttachmentImpl> {
+        // Registered first, so nothing that arrives while the screen is serialised is lost: it is held.
+        const attachment: AttachmentImpl = new AttachmentImpl(this, () => onDetach(attachment));
+        this.attachments.add(attachment);
+        attachment.replay = await this.screen.serialize();
+        return attachment;
+    }
+
+    /** Pause above the high watermark of the slowest attached view, resume below the low one. */
+    updateFlow(): void {
+        let worst = 0;
+        for (const a of this.attachments) {
+            worst = Math.max(worst, a.unacknowledged);
+        }
+        // Never while stopping: see releaseFlow.
+        if (!this.paused && worst > FLOW_CONTROL.highWatermarkChars && this.info.status === 'running' && this.pty) {
+            this.paused = true;
+            this.pty.pause();
+        } else if (this.paused && worst < FLOW_CONTROL.lowWatermarkChars) {
+            this.releaseFlow();
+        }
+    }
+
+    /**
+     * A paused PTY keeps sandy blocked on a full terminal and its cleanup trap never finishes; once a stop
+     * has begun (status `stopping`), output is read whatever the views acknowledged — updateFlow no longer pauses.
+     */
+    releaseFlow(): void {
+        if (this.paused) {
+            this.paused = false;
+            this.pty?.resume();
+        }
+    }
+
+    dispose(): void {
+        for (const d of this.toDispose.splice(0)) {
+            d.dispose();
+        }
+        this.unfeed();
+        for (const a of [...this.attachments]) {
+            a.dispose();
+        }
+        this.screen.dispose();
+        this.onDataEmitter.dispose();
+    }
+}
+
+export class AttachmentImpl implements SessionAttachment {
+    replay = '';
+    unacknowledged = 0;
+    protected readonly dataEmitter = new SimpleEmitter<string>();
+    readonly onExitEmitter = new SimpleEmitter<SessionInfo>();
+    readonly onExit = this.onExitEmitter.event;
+    /** Output delivered before anyone listened (between the replay and the host's subscription). */
+    protected held: string[] | undefined = [];
+    protected disposed = false;
+
+    constructor(protected readonly session: HostedSession, protected readonly onDispose: () => void) { }
+
+    readonly onData: EventLike<string> = listener => {
+        const subscription = this.dataEmitter.event(listener);
+        const held = this.held;
+        this.held = undefined;
+        for (const data of held ?? []) {
+            listener(data);
+        }
+        return subscription;
+    };
+
+    deliver(data: string): void {
+        this.unacknowledged += data.length;
+        if (this.held) {
+            this.held.push(data);
+        } else {
+            this.dataEmitter.fire(data);
+        }
+    }
+
+    write(data: string): void {
+        this.session.write(data);
+    }
+
+    acknowledge(chars: number): void {
+        if (Number.isFinite(chars) && chars > 0) {
+            this.unacknowledged = Math.max(0, this.unacknowledged - chars);
+            this.session.updateFlow();
+        }
+    }
+
+    dispose(): void {
+        if (!this.disposed) {
+            this.disposed = true;
+            this.held = undefined;
+            this.dataEmitter.dispose();
+            this.onExitEmitter.dispose();
+            this.session.attachments.delete(this);
+            this.onDispose();
+        }
+    }
+}
+
+/** Output quiet for this long after the exit means it has all been read. */
+const EXIT_QUIET_MS = 40;
+/** Never hold an exit back longer than this (a grandchild may keep writing to the PTY). */
+const EXIT_SETTLE_MAX_MS = 400;
+
+async function settleOutput(session: HostedSession): Promise<void> {
+    const deadline = Date.now() + EXIT_SETTLE_MAX_MS;
+    while (Date.now() < deadline) {
+        const quietFor = Date.now() - session.lastDataAt;
+        if (quietFor >= EXIT_QUIET_MS) {
+            return;
+        }
+        await delay(EXIT_QUIET_MS - quietFor);
+    }
+}
+
+export function delay(ms: number): Promise<void> {
+    return new Promise(resolve => setTimeout(resolve, ms).unref?.());
+}

@@ -1,0 +1,94 @@
+/**
+ * Where the CPU of one measured run went: the Theia backend process, Chromium (all its processes:
+ * browser, renderers, the GPU process that runs SwiftShader) and the session's own processes (the
+ * fake sandy's supervisor and attach client, or bash and cat in Theia's terminal). Diagnostics for
+ * the throughput runs, read from /proc (10 ms resolution).
+ */
+import * as fs from 'fs';
+import { cpuDeltaMs, cpuOf, cpuTimes, descendants, processGroup, processesUnder } from './proc';
+import { round } from './report';
+
+export interface CpuSplit {
+    backendMs: number;
+    browserMs: number;
+    sessionMs: number;
+    /** Bytes the backend process wrote (write syscalls of any kind: mostly the websocket to the page), /proc/<pid>/io wchar. */
+    backendWrittenMB: number;
+}
+
+interface Snapshot {
+    backendWchar: number;
+    backend: number;
+    browser: Map<number, number>;
+    session: Map<number, number>;
+}
+
+function isChromium(pid: number): boolean {
+    try {
+        return /chrom/i.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8'));
+    } catch {
+        return false;
+    }
+}
+
+export class CpuProbe {
+    constructor(protected readonly backendPid: number, protected readonly scratchRoot: string) { }
+
+    protected sessionPids(): number[] {
+        // Everything started in the scratch tree except the backend's own group (backend, plugin host):
+        // PTY sessions and the fake's daemon supervisor lead their own groups.
+        return processesUnder(this.scratchRoot).filter(pid => processGroup(pid) !== this.backendPid);
+    }
+
+    snapshot(): Snapshot {
+        let backend = 0;
+        try {
+            // Its own CPU only: reaped children (the --print-state polls) are not the terminal's work.
+            backend = cpuTimes(this.backendPid).selfMs;
+        } catch {
+            // The backend died; the run reports that elsewhere.
+        }
+        let backendWchar = 0;
+        try {
+            backendWchar = Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${this.backendPid}/io`, 'utf8'))?.[1] ?? 0);
+        } catch {
+            // Not readable: reported as 0.
+        }
+        return {
+            backendWchar,
+            backend,
+            browser: cpuOf(descendants(process.pid).filter(isChromium)),
+            session: cpuOf(this.sessionPids())
+        };
+    }
+
+    since(before: Snapshot): CpuSplit {
+        const after = this.snapshot();
+        return {
+            backendMs: round(after.backend - before.backend, 0),
+            browserMs: round(cpuDeltaMs(before.browser, after.browser), 0),
+            sessionMs: round(cpuDeltaMs(before.session, after.session), 0),
+            backendWrittenMB: round((after.backendWchar - before.backendWchar) / 1e6, 2)
+        };
+    }
+}
+
+/** Per-run CPU splits as arrays, plus their medians. */
+export function summariseCpu(runs: CpuSplit[]): Record<string, unknown> {
+    const med = (xs: number[]) => {
+        if (!xs.length) {
+            return null;
+        }
+        const s = [...xs].sort((a, b) => a - b);
+        const m = Math.floor(s.length / 2);
+        return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+    };
+    const backend = runs.map(r => r.backendMs);
+    const browser = runs.map(r => r.browserMs);
+    const session = runs.map(r => r.sessionMs);
+    const written = runs.map(r => r.backendWrittenMB);
+    return {
+        backendMs: backend, browserMs: browser, sessionMs: session, backendWrittenMB: written,
+        medianBackendMs: med(backend), medianBrowserMs: med(browser), medianSessionMs: med(session), medianBackendWrittenMB: med(written)
+    };
+}

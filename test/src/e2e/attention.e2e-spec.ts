@@ -1,0 +1,151 @@
+/**
+ * The attention queue end to end (issue 11), in the built browser-app with headless chromium and the
+ * fake sandy in daemon mode: a session that asks for the user (OSC 9) while they look at another tab
+ * leads the Sessions view's "Needs you" group and the status bar counts it; Ctrl+Shift+Alt+N shows its
+ * tab and seeing it clears the wait. A notification while its tab is in view is no toast; with do not
+ * disturb on the queue still counts, but nothing is toasted.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Locator } from 'playwright-core';
+import { E2eBrowser } from './browser';
+import { useSandyIde } from './suite';
+import { SandyIde } from './harness';
+import { SandyApp } from './page-objects/sandy-app';
+import { SandyTerminal } from './page-objects/sandy-terminal';
+import { THEIA_TOASTS, ToastLog } from './page-objects/theia-widgets';
+import { holdsFor } from '../support/poll';
+
+/** Long enough for a toast that would come (the service batches notifications at most once a second). */
+const QUIET_MS = 3_000;
+
+describe('The attention queue: Needs you, the status bar, Go to the Session That Needs You, do not disturb (end to end)', () => {
+    const OTHERS = ['attn-second', 'attn-third'];
+    const suite = useSandyIde({
+        label: 'attention',
+        seed: ide => {
+            const projects = OTHERS.map(name => {
+                const workspace = path.join(path.dirname(ide.workspace), name);
+                fs.mkdirSync(workspace, { recursive: true });
+                fs.writeFileSync(path.join(workspace, 'README.md'), `# ${name}\n`);
+                return { workspace, addedAt: Date.now() };
+            });
+            fs.writeFileSync(path.join(ide.dataDir, 'projects.json'), JSON.stringify({ version: 1, projects }, undefined, 2) + '\n');
+        }
+    });
+    let ide: SandyIde;
+    let browser: E2eBrowser;
+
+    before(() => {
+        ({ ide, browser } = suite);
+    });
+
+    afterEach(async function () {
+        this.timeout(60_000);
+        await browser.closeContexts();
+        await ide.stopDaemons();
+    });
+
+    async function openSession(app: SandyApp, name = ide.projectName): Promise<SandyTerminal> {
+        const terminal = await app.launch(name);
+        await terminal.waitForText(`fake sandy 1.7.1-dev — ${path.join(path.dirname(ide.workspace), name)}`);
+        return terminal;
+    }
+
+    /** The Sessions view's rows of a group ('needs-you', 'working', 'idle', 'ended'). */
+    function groupRows(app: SandyApp, group: string): Locator {
+        return app.page.locator(`#sandy-sessions .sandy-session-group[data-group="${group}"] .sandy-session-row`);
+    }
+
+    const needsYouText = async (app: SandyApp): Promise<string | undefined> => /\d+ needs? you/.exec(await app.statusBar().text())?.[0];
+
+    it('asked while the user looks elsewhere: leads Needs you, counted in the status bar; the keybinding shows its tab and clears it', async function () {
+        this.timeout(240_000);
+        const app = await browser.openApp(ide);
+        const toasts = await ToastLog.install(app.page, THEIA_TOASTS);
+        // Three projects running; the first one's agent is the one that asks.
+        for (const name of OTHERS) {
+            await openSession(app, name);
+        }
+        const terminal = await openSession(app);
+        await app.openSandyView();
+        await app.page.locator('#sandy-sessions').waitFor({ state: 'visible' });
+        await app.poll(async () => (await groupRows(app, 'needs-you').count()) === 0 && (await app.page.locator('#sandy-sessions .sandy-session-row').count()) === 3,
+            'three sessions in the Sessions view, none waiting');
+
+        // In view: the agent's notification is read at once — no toast, no wait.
+        await terminal.focus();
+        await terminal.enter('osc9 in-view-ping');
+        await terminal.waitForText('[osc9 sent]');
+        await holdsFor(async () => toasts.count('in-view-ping') === 0 && await needsYouText(app) === undefined && await groupRows(app, 'needs-you').count() === 0,
+            QUIET_MS, 'no toast and no wait for a notification whose tab is in view');
+
+        // Out of view: it asks three seconds later, while the user reads the Welcome page.
+        await terminal.enter('later 3 osc9 asked-while-away');
+        await terminal.waitForText('[later 3s: osc9 asked-while-away]');
+        await app.focusWelcomeTab();
+        const row = groupRows(app, 'needs-you').first();
+        await app.poll(async () => (await row.textContent())?.includes(ide.projectName), 'the session in the Needs you group', { timeout: 30_000 });
+        expect(await app.page.locator('#sandy-sessions .sandy-session-group').first().getAttribute('data-group'), 'Needs you leads').to.equal('needs-you');
+        expect(await app.page.locator('#sandy-sessions .sandy-session-group-needs-you .sandy-session-group-label').textContent()).to.equal('Needs you (1)');
+        expect(await row.locator('.sandy-project-description').textContent()).to.match(/^asked for you /);
+        expect(await groupRows(app, 'needs-you').count(), 'only the one that asked').to.equal(1);
+        expect(await app.page.locator('#sandy-sessions .sandy-session-row').count(), 'the other two listed below it').to.equal(3);
+        await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count it');
+        await app.notifications().waitFor(`sandy (${ide.projectName}): asked-while-away`);
+        expect(toasts.count('asked-while-away'), 'one toast').to.equal(1);
+
+        // The keybinding goes to it: the sandy tab in front, and seeing it ends the wait.
+        await app.page.keyboard.press('Control+Shift+Alt+N');
+        await app.poll(() => terminal.isCurrent(), 'Ctrl+Shift+Alt+N to bring the sandy tab to the front');
+        await app.poll(async () => await needsYouText(app) === undefined && await groupRows(app, 'needs-you').count() === 0, 'the wait to end once the tab is seen');
+        expect(await app.page.locator('#sandy-sessions .sandy-session-row').count(), 'all still listed, now working or idle').to.equal(3);
+    });
+
+    it('do not disturb: the queue still counts, nothing is toasted; the status bar says it is on and a click turns it off', async function () {
+        this.timeout(240_000);
+        const app = await browser.openApp(ide);
+        const toasts = await ToastLog.install(app.page, THEIA_TOASTS);
+        const terminal = await openSession(app);
+        await app.commandPalette().run('Sandy: Toggle Do Not Disturb');
+        const dnd = app.page.locator('#theia-statusBar .element', { hasText: 'Do not disturb' });
+        await dnd.waitFor({ state: 'visible', timeout: 30_000 });
+
+        await terminal.focus();
+        await terminal.enter('later 2 osc9 while-dnd');
+        await terminal.waitForText('[later 2s: osc9 while-dnd]');
+        await app.focusWelcomeTab();
+        await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count the wait', { timeout: 30_000 });
+        await holdsFor(() => toasts.count('while-dnd') === 0, QUIET_MS, 'no toast while do not disturb is on');
+
+        await dnd.click();
+        await dnd.waitFor({ state: 'detached', timeout: 30_000 });
+        await terminal.tab.click();
+        await app.poll(async () => await needsYouText(app) === undefined, 'the wait to end once the tab is seen');
+    });
+
+    it('an agent waiting at its own dialog (a real claude permission prompt) needs you without any notification; seeing it ends that', async function () {
+        this.timeout(240_000);
+        const app = await browser.openApp(ide);
+        const toasts = await ToastLog.install(app.page, THEIA_TOASTS);
+        const terminal = await openSession(app);
+        await app.openSandyView();
+        await terminal.focus();
+        await terminal.enter('later 2 show claude/permission-bash');
+        await terminal.waitForText('[later 2s: show claude/permission-bash]');
+        await app.focusWelcomeTab();
+        const row = groupRows(app, 'needs-you').first();
+        await app.poll(async () => (await row.locator('.sandy-project-description').textContent())?.startsWith('waiting at its prompt'),
+            'the session in Needs you, waiting at its prompt', { timeout: 30_000 });
+        await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count it');
+        expect(toasts.all.filter(t => t.includes(ide.projectName)), 'a prompt on screen is no toast').to.deep.equal([]);
+        await terminal.tab.click();
+        await terminal.waitForText('Do you want to proceed?');
+        await app.poll(async () => await needsYouText(app) === undefined && await groupRows(app, 'needs-you').count() === 0, 'seeing it ends the wait');
+        // Looked at, the dialog is no wait any more when the user looks away again.
+        await app.focusWelcomeTab();
+        await holdsFor(async () => await needsYouText(app) === undefined, QUIET_MS, 'a dialog the user has seen is no wait');
+    });
+});
+
