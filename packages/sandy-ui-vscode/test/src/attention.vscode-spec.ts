@@ -86,7 +86,7 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
     it('asked while the user looks elsewhere: leads Needs you, counted in the status bar; Ctrl+Shift+Alt+N shows its tab and ends the wait; none toasted while in view', async () => {
         await bench.openSandyView();
         await bench.waitForProject(PROJECT);
-        await bench.projectRow(PROJECT).click();
+        await bench.clickProjectRow(PROJECT);
         await bench.waitForTab(isTab, 'the sandy terminal tab');
         const terminal = await bench.visibleWebview('terminal');
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${project}`), { message: 'the agent\'s screen', timeout: 60_000 });

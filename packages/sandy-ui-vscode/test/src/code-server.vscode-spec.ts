@@ -92,7 +92,7 @@ describe('Sandy plugin in code-server (VS Code 1.100.3) (integration)', function
     });
 
     it('Launch opens sandy in a webview terminal tab sized to it; OSC 9 becomes a notification, `● ` marks the tab until it is focused', async () => {
-        await bench.projectRow('vsx-proj').click();
+        await bench.clickProjectRow('vsx-proj');
         await bench.waitForTab(t => t.startsWith('sandy: vsx-proj'), 'the sandy terminal tab');
         const terminal = await bench.webview('terminal');
         await poll(async () => /fake sandy 1\.7\.1-dev/.test(await terminalText(terminal)), { message: 'the fake sandy\'s TUI in the webview' });

@@ -178,7 +178,7 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
     it('outlives kill -9 of code-server: after a restart and a page reload it is listed as running, its tab shows the screen, typing reaches the agent, Stop leaves nothing', async () => {
         const workspace = ws(CRASH_PROJECT);
         await bench.waitForProject(CRASH_PROJECT);
-        await bench.projectRow(CRASH_PROJECT).click();
+        await bench.clickProjectRow(CRASH_PROJECT);
         await bench.waitForTab(isTab(CRASH_PROJECT), 'the sandy terminal tab');
         let terminal = await bench.visibleWebview('terminal');
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${workspace}`), { message: 'the agent\'s screen in the tab', timeout: 60_000 });
@@ -241,7 +241,7 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         const workspace = ws(REPLAY_PROJECT);
         const ping = `sandy (${REPLAY_PROJECT}): replay-ping-vsx`;
         await bench.openSandyView();
-        await bench.projectRow(REPLAY_PROJECT).click();
+        await bench.clickProjectRow(REPLAY_PROJECT);
         await bench.waitForTab(isTab(REPLAY_PROJECT), 'the sandy terminal tab');
         let terminal = await bench.visibleWebview('terminal');
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${workspace}`), { message: 'the agent\'s screen', timeout: 60_000 });
@@ -320,7 +320,7 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         // Listed, not taken: nobody attached to it yet.
         expect(attachClients(workspace), 'attach clients before the click').to.deep.equal([]);
 
-        await bench.projectRow(SHELL_PROJECT).click();
+        await bench.clickProjectRow(SHELL_PROJECT);
         await bench.waitForTab(isTab(SHELL_PROJECT), 'the sandy tab of the shell\'s session');
         const terminal = await bench.visibleWebview('terminal');
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${workspace}`), { message: 'the session\'s screen', timeout: 60_000 });

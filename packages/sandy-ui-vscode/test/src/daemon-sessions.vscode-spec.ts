@@ -77,7 +77,7 @@ describe('Sandy plugin in code-server: daemon sessions survive a window reload a
     it('Launch starts a daemon session (sandy --start, then an attach client) in a sandy tab', async () => {
         await bench.openSandyView();
         await bench.waitForProject(PROJECT);
-        await bench.projectRow(PROJECT).click();
+        await bench.clickProjectRow(PROJECT);
         await bench.waitForTab(isTab, 'the sandy terminal tab');
         const terminal = await bench.webview('terminal');
         await poll(async () => /fake sandy 1\.7\.1-dev/.test(await terminalText(terminal)), { message: 'the agent\'s screen in the tab', timeout: 60_000 });
@@ -125,7 +125,7 @@ describe('Sandy plugin in code-server: daemon sessions survive a window reload a
             { message: 'the project listed as running in the second window', timeout: 60_000 });
         expect(row).not.to.contain('Locked');
 
-        await other.projectRow(PROJECT).click();
+        await other.clickProjectRow(PROJECT);
         await other.waitForTab(isTab, 'the sandy tab in the second window');
         // VS Code may restore the first window's editors here too (same folder): still one tab per session.
         await new Promise(r => setTimeout(r, 1000));

@@ -51,7 +51,7 @@ describe('Sandy universal package (no node-pty) in code-server (integration)', f
             // above the rows and moves them; click once it is there, or the click can miss the row.
             await poll(async () => (await page.locator('.part.sidebar').innerText()).includes('Docker is not reachable'),
                 { message: 'the view to show the first --print-state' });
-            await bench.projectRow('uni-proj').click();
+            await bench.clickProjectRow('uni-proj');
             // The terminal is VS Code's (its renderer may be a canvas): the tab name, and sandy holding its lock.
             await poll(async () => (await page.$$eval('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', els => els.map(e => e.textContent ?? '')))
                 .some(t => t.includes('sandy: uni-proj')), { message: 'VS Code\'s terminal named after the project' });

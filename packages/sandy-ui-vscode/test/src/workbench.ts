@@ -51,6 +51,30 @@ export class Workbench {
         return this.page.locator(`.part.sidebar .monaco-list-row[aria-label^="${name},"]`);
     }
 
+    /**
+     * Click a project's row as a user does once the view has stopped moving: while the first
+     * snapshots arrive, rows are re-ordered (a project moves up once sandy lists its sandbox), and a
+     * click computed on one order lands on another project. Waits until the rows (order and labels)
+     * have been the same for a second, clicks, and checks the click selected that row.
+     */
+    async clickProjectRow(name: string): Promise<void> {
+        let last = '';
+        let since = Date.now();
+        await poll(async () => {
+            const rows = await this.projectRows();
+            const now = JSON.stringify(rows);
+            if (now !== last) {
+                last = now;
+                since = Date.now();
+                return false;
+            }
+            return rows.some(r => r.startsWith(`${name},`)) && Date.now() - since >= 1_000;
+        }, { ...this.opts(`the Sandy view's rows to settle with ${name} among them`), interval: 200 });
+        const row = this.projectRow(name);
+        await row.click();
+        await poll(async () => await row.getAttribute('aria-selected') === 'true', this.opts(`the click to select ${name}'s row`, 5_000));
+    }
+
     async tabTitles(): Promise<string[]> {
         return this.page.$$eval('.tabs-container .tab', tabs => tabs.map(t => t.getAttribute('aria-label') ?? t.textContent ?? ''));
     }

@@ -112,7 +112,7 @@ describe('Sandy plugin in code-server: workspace settings cannot choose what run
     });
 
     it('the agent rewriting .vscode/settings.json during a session runs nothing on the host', async () => {
-        await bench.projectRow('attack-proj').click();
+        await bench.clickProjectRow('attack-proj');
         await bench.waitForTab(t => t.startsWith('sandy: attack-proj'), 'the sandy terminal tab');
         const terminal = await bench.webview('terminal');
         await poll(async () => /fake sandy 1\.7\.1-dev/.test(await terminalText(terminal)), { message: 'the fake sandy\'s TUI' });
