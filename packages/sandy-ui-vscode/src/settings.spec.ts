@@ -35,11 +35,13 @@ const ATTACK: Record<string, Scopes> = {
     longRunningHours: { defaultValue: 24, workspaceValue: 0 },
     // An agent asking for the user, silenced by the repository it works in.
     notifications: { defaultValue: true, workspaceValue: false },
-    doNotDisturb: { defaultValue: false, workspaceFolderValue: true }
+    doNotDisturb: { defaultValue: false, workspaceFolderValue: true },
+    // The agent's notifications pushed to (or kept off) the user's desktop by the repository.
+    systemNotifications: { defaultValue: true, workspaceValue: false }
 };
 
 /** sandy's configuration with the user's settings untouched: the defaults. */
-const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, historyMegabytes: 50 };
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50 };
 
 describe('the plugin reads sandy.path, sandy.passEnvironment and the session settings through core\'s rule (unit)', () => {
     it('a workspace\'s values never reach sandy, even where get() would merge them, and are reported', () => {
@@ -55,7 +57,8 @@ describe('the plugin reads sandy.path, sandy.passEnvironment and the session set
             { key: 'sandy.stopSessionsOnQuit', scope: 'folder' },
             { key: 'sandy.longRunningHours', scope: 'workspace' },
             { key: 'sandy.notifications', scope: 'workspace' },
-            { key: 'sandy.doNotDisturb', scope: 'folder' }
+            { key: 'sandy.doNotDisturb', scope: 'folder' },
+            { key: 'sandy.systemNotifications', scope: 'workspace' }
         ]);
     });
 
@@ -78,7 +81,7 @@ describe('the plugin reads sandy.path, sandy.passEnvironment and the session set
         }));
         expect(settings.sandy).to.deep.equal({
             sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'], sessionMode: 'foreground', stopSessionsOnQuit: true, longRunningHours: 8,
-            notifications: false, doNotDisturb: true, historyMegabytes: 50
+            notifications: false, doNotDisturb: true, systemNotifications: true, historyMegabytes: 50
         });
     });
 

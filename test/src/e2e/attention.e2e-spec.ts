@@ -3,7 +3,8 @@
  * fake sandy in daemon mode: a session that asks for the user (OSC 9) while they look at another tab
  * leads the Sessions view's "Needs you" group and the status bar counts it; Ctrl+Shift+Alt+N shows its
  * tab and seeing it clears the wait. A notification while its tab is in view is no toast; with do not
- * disturb on the queue still counts, but nothing is toasted.
+ * disturb on the queue still counts, but nothing is toasted. While the window has no focus the toast
+ * is also a system notification (text only), whose click shows the session's tab.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -101,6 +102,70 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         await app.poll(() => terminal.isCurrent(), 'Ctrl+Shift+Alt+N to bring the sandy tab to the front');
         await app.poll(async () => await needsYouText(app) === undefined && await groupRows(app, 'needs-you').count() === 0, 'the wait to end once the tab is seen');
         expect(await app.page.locator('#sandy-sessions .sandy-session-row').count(), 'all still listed, now working or idle').to.equal(3);
+    });
+
+    it('while the IDE\'s window has no focus the notification is also a system notification, as text; its click shows the session\'s tab', async function () {
+        this.timeout(240_000);
+        const app = await browser.openApp(ide);
+        await app.page.context().grantPermissions(['notifications'], { origin: ide.origin });
+        // The page's Notification API, recorded (and still called): the operating system's side cannot be seen from here.
+        await app.page.evaluate(() => {
+            const Real = window.Notification;
+            const shown: Array<{ title: string; body?: string; tag?: string; notification: Notification }> = [];
+            class Recorded extends Real {
+                constructor(title: string, options?: NotificationOptions) {
+                    super(title, options);
+                    shown.push({ title, body: options?.body, tag: options?.tag, notification: this });
+                }
+            }
+            Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+            Object.defineProperty(Recorded, 'requestPermission', { value: Real.requestPermission.bind(Real) });
+            Object.assign(window, { Notification: Recorded, sandyShown: shown });
+        });
+        const shown = () => app.page.evaluate(() => (window as unknown as { sandyShown: Array<{ title: string; body?: string; tag?: string }> }).sandyShown
+            .map(({ title, body, tag }) => ({ title, body, tag })));
+        const toasts = await ToastLog.install(app.page, THEIA_TOASTS);
+        const terminal = await openSession(app);
+
+        // The window has the focus, the user reads another tab: the toast is enough.
+        await terminal.focus();
+        await terminal.enter('later 2 osc9 focused-window');
+        await terminal.waitForText('[later 2s: osc9 focused-window]');
+        await app.focusWelcomeTab();
+        await app.notifications().waitFor(`sandy (${ide.projectName}): focused-window`);
+        expect(await shown(), 'no system notification while the window has the focus').to.deep.equal([]);
+        await terminal.tab.click();
+        await app.poll(async () => await needsYouText(app) === undefined, 'the wait to end once the tab is seen');
+
+        // The user goes to another program; the agent asks, with markup in its message.
+        await terminal.focus();
+        await terminal.enter('later 3 osc777 <a href=https://evil.example/>Approve</a>;<b>now</b> & more');
+        await terminal.waitForText('[later 3s: osc777');
+        await app.focusWelcomeTab();
+        // Another window in front, and the IDE's page no longer told it has the focus (Playwright's emulation).
+        const elsewhere = await app.page.context().newPage();
+        await elsewhere.bringToFront();
+        const cdp = await app.page.context().newCDPSession(app.page);
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+        expect(await app.page.evaluate(() => document.hasFocus()), 'the window lost the focus').to.equal(false);
+        const [system] = await app.poll(async () => {
+            const all = await shown();
+            return all.length > 0 && all;
+        }, 'a system notification', { timeout: 30_000 });
+        expect(system.title).to.equal(`sandy (${ide.projectName})`);
+        expect(system.body).to.equal('\ufe64a href=https://evil.example/\ufe65Approve\ufe64/a\ufe65: \ufe64b\ufe65now\ufe64/b\ufe65 \ufe60 more');
+        expect(system.body, 'nothing a notification server could read as markup').to.not.match(/[<>&]/);
+        expect(system.tag).to.match(/^sandy:/);
+        await holdsFor(async () => (await shown()).length === 1, QUIET_MS, 'one system notification for the burst');
+        expect(toasts.all.filter(t => t.includes('now')), 'and its toast, for when the user comes back').to.have.length(1);
+
+        // Its click brings the IDE back with the session's tab in front.
+        await elsewhere.close();
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+        expect(await terminal.isCurrent(), 'the Welcome page is in front').to.equal(false);
+        await app.page.evaluate(() => (window as unknown as { sandyShown: Array<{ notification: Notification }> }).sandyShown[0].notification.dispatchEvent(new Event('click')));
+        await app.poll(() => terminal.isCurrent(), 'the click to bring the sandy tab to the front');
+        await app.poll(async () => await needsYouText(app) === undefined, 'seeing it ends the wait');
     });
 
     it('do not disturb: the queue still counts, nothing is toasted; the status bar says it is on and a click turns it off', async function () {

@@ -18,6 +18,7 @@ import { SandySessionsWidget, SANDY_SESSIONS_VIEW_ID } from './sandy-sessions-wi
 import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyTerminalManager } from './sandy-terminal-manager';
+import { SandySystemNotifications } from './sandy-system-notifications';
 import { bindSandyProjectCommands, SandyViewContribution, SANDY_VIEW_CONTAINER_ID } from './sandy-view-contribution';
 import { SandyStatusBar } from './sandy-status-bar';
 import { SandyLinkOpener } from './sandy-link-opener';
@@ -48,6 +49,7 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(SandyStateService).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(SandyStateService);
     bind(SandyTerminalManager).toSelf().inSingletonScope();
+    bind(SandySystemNotifications).toSelf().inSingletonScope();
     bind(SandyLinkOpener).toSelf().inSingletonScope();
     bind(SandyTerminalTheme).toSelf().inSingletonScope();
 

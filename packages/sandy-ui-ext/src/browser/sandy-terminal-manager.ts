@@ -1,11 +1,12 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell, WidgetManager } from '@theia/core/lib/browser';
 import { MessageService, generateUuid } from '@theia/core';
-import { notificationsAllowed, TerminalTabs } from '@sandy-ui/core/common';
+import { notificationsAllowed, systemNotificationsAllowed, TerminalTabs } from '@sandy-ui/core/common';
 import { SandyService } from '@sandy-ui/backend/lib/common';
 import { SandyTerminalWidget, SandyTerminalWidgetOptions, SANDY_TERMINAL_WIDGET_FACTORY_ID } from './sandy-terminal-widget';
 import { SandyServiceClientImpl, SandyStateService } from './sandy-state-service';
 import { SandyMessages } from './sandy-messages';
+import { SandySystemNotifications } from './sandy-system-notifications';
 
 /**
  * The window's sandy terminal tabs: core's {@link TerminalTabs} registry (finding, opening,
@@ -20,6 +21,7 @@ export class SandyTerminalManager {
     @inject(SandyService) protected readonly service: SandyService;
     @inject(SandyServiceClientImpl) protected readonly client: SandyServiceClientImpl;
     @inject(SandyStateService) protected readonly state: SandyStateService;
+    @inject(SandySystemNotifications) protected readonly desktop: SandySystemNotifications;
 
     /** The registry, as core's SessionTabs port. */
     tabs: TerminalTabs<SandyTerminalWidget>;
@@ -29,6 +31,10 @@ export class SandyTerminalManager {
         this.tabs = new TerminalTabs<SandyTerminalWidget>({
             host: {
                 createTab: async ({ workspace, sessionId, clearance }) => {
+                    // A launch or an attach is the user's own action: the browser may ask about notifications now.
+                    if (systemNotificationsAllowed(this.state.window.configuration)) {
+                        this.desktop.askOnce();
+                    }
                     // The clearance is set on the controller, never in the options the layout stores.
                     const options: SandyTerminalWidgetOptions = { workspace, sessionId, instance: generateUuid() };
                     const widget = await this.widgetManager.getOrCreateWidget<SandyTerminalWidget>(SANDY_TERMINAL_WIDGET_FACTORY_ID, options);
@@ -40,7 +46,12 @@ export class SandyTerminalManager {
                 // Theia renders the message as markdown: core escapes it, so it shows as sent and links nothing.
                 renderer: 'markdown',
                 toast: (message, ...actions) => this.messages.info(message, ...actions),
-                notificationsEnabled: () => notificationsAllowed(this.state.window.configuration)
+                notificationsEnabled: () => notificationsAllowed(this.state.window.configuration),
+                system: {
+                    enabled: () => systemNotificationsAllowed(this.state.window.configuration),
+                    windowFocused: () => this.desktop.windowFocused(),
+                    show: content => this.desktop.show(content)
+                }
             },
             service: this.service,
             ui: this.sandyMessages,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
     dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
-    isHostControlledSetting, notificationsAllowed, readHostSandyConfiguration, SettingInspection
+    isHostControlledSetting, notificationsAllowed, systemNotificationsAllowed, readHostSandyConfiguration, SettingInspection
 } from './host-settings';
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
 
@@ -16,7 +16,7 @@ const ATTACK = {
 } as const;
 
 /** The configuration when nothing is set anywhere: sandy found on PATH, no extra variables, daemon sessions that outlive the IDE, a nudge after 24 h. */
-const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, historyMegabytes: 50 } as const;
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50 } as const;
 
 /** Each setting's declared default, as both hosts' inspect() report it. */
 function declaredDefaults(): Record<HostControlledSetting, SettingInspection> {
@@ -35,7 +35,7 @@ describe('host-controlled settings (the scope rule)', () => {
     it('are sandy.path, sandy.passEnvironment, the three session settings and the two that decide whether an agent\'s request for you is said; no sandy setting is a workspace\'s', () => {
         expect([...HOST_CONTROLLED_SETTINGS].sort()).to.deep.equal([
             'sandy.doNotDisturb', 'sandy.historyMegabytes', 'sandy.longRunningHours', 'sandy.notifications', 'sandy.passEnvironment', 'sandy.path',
-            'sandy.sessionMode', 'sandy.stopSessionsOnQuit'
+            'sandy.sessionMode', 'sandy.stopSessionsOnQuit', 'sandy.systemNotifications'
         ]);
         // A new setting must be decided here: does it choose a program, widen sandy's environment, decide whether sessions
         // outlive the IDE, or silence the agent a repository runs? Then it is the user's alone.
@@ -55,6 +55,17 @@ describe('host-controlled settings (the scope rule)', () => {
         expect(notificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.doNotDisturb': { globalValue: true } })).config)).to.equal(false);
         expect(notificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.notifications': { globalValue: false } })).config)).to.equal(false);
         expect(notificationsAllowed(undefined), 'before the window read its settings').to.equal(true);
+    });
+
+    it('a repository cannot turn system notifications on or off; the user\'s own switch counts, and do not disturb silences them too', () => {
+        const off = readHostSandyConfiguration(inspector({ 'sandy.systemNotifications': { defaultValue: true, workspaceValue: false } }));
+        expect(systemNotificationsAllowed(off.config)).to.equal(true);
+        expect(off.ignored).to.deep.equal([{ key: 'sandy.systemNotifications', scope: 'workspace' }]);
+        const on = readHostSandyConfiguration(inspector({ 'sandy.systemNotifications': { defaultValue: true, globalValue: false, workspaceFolderValue: true } }));
+        expect(systemNotificationsAllowed(on.config), 'the user turned them off').to.equal(false);
+        expect(systemNotificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.doNotDisturb': { globalValue: true } })).config)).to.equal(false);
+        expect(systemNotificationsAllowed(readHostSandyConfiguration(inspector({ 'sandy.notifications': { globalValue: false } })).config)).to.equal(false);
+        expect(systemNotificationsAllowed(undefined)).to.equal(true);
     });
 
     it('takes the user value, else the default, and never a workspace or folder value', () => {

@@ -83,6 +83,7 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
     const hours = read('sandy.longRunningHours');
     const notifications = read('sandy.notifications');
     const doNotDisturb = read('sandy.doNotDisturb');
+    const systemNotifications = read('sandy.systemNotifications');
     const historyMb = read('sandy.historyMegabytes');
     return {
         config: {
@@ -93,6 +94,7 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
             longRunningHours: typeof hours === 'number' && Number.isFinite(hours) && hours >= 0 ? hours : 24,
             notifications: notifications !== false,
             doNotDisturb: doNotDisturb === true,
+            systemNotifications: systemNotifications !== false,
             historyMegabytes: typeof historyMb === 'number' && Number.isFinite(historyMb) && historyMb >= 0 ? Math.min(10_000, historyMb) : 50
         },
         ignored
@@ -107,12 +109,21 @@ const WHY_IGNORED: Record<HostControlledSetting, string> = {
     'sandy.longRunningHours': 'a workspace cannot silence the long-running session reminder',
     'sandy.notifications': 'a workspace cannot silence its agent\'s requests for you',
     'sandy.doNotDisturb': 'a workspace cannot silence its agent\'s requests for you',
+    'sandy.systemNotifications': 'a workspace cannot choose what its agent puts on your desktop',
     'sandy.historyMegabytes': 'a workspace cannot decide how much of your sessions is kept on this computer'
 };
 
 /** Whether a session's request for the user becomes a notification now (the user's settings as the window sent them). */
 export function notificationsAllowed(config: Pick<SandyConfiguration, 'notifications' | 'doNotDisturb'> | undefined): boolean {
     return config?.notifications !== false && config?.doNotDisturb !== true;
+}
+
+/**
+ * Whether a notification that becomes a toast is also a system notification (the host shows one only
+ * while its window does not have the focus): `sandy.systemNotifications`, within {@link notificationsAllowed}.
+ */
+export function systemNotificationsAllowed(config: Pick<SandyConfiguration, 'notifications' | 'doNotDisturb' | 'systemNotifications'> | undefined): boolean {
+    return notificationsAllowed(config) && config?.systemNotifications !== false;
 }
 
 /** The one line a host logs for an ignored workspace value (`file` as the user would open it). */

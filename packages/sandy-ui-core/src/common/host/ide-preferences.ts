@@ -55,6 +55,12 @@ export const SANDY_PREFERENCE_PROPERTIES = {
         scope: 'application',
         description: 'Session history: the most of each session\'s output kept on this computer (in ~/.sandy-ide/history, never in the workspace or the sandbox), in MB; older output rolls off. 0: keep no history. User settings only.'
     },
+    'sandy.systemNotifications': {
+        type: 'boolean',
+        default: true,
+        scope: 'application',
+        description: 'Also show a Sandy notification as a system notification while the IDE\'s window does not have the focus (the Sandy IDE\'s desktop app; in a browser once it allows notifications for the IDE). A click on it shows the session\'s tab. VS Code has no such API, so the plugin only shows its own notifications. User settings only.'
+    },
     'sandy.doNotDisturb': {
         type: 'boolean',
         default: false,

@@ -2,7 +2,7 @@ import type { SessionInfo } from '../session/session-types';
 import type { RunOutcome } from '../service/service-protocol';
 import type { DerivedProject } from '../projects/project-state';
 import { problemText, SandyProblem } from '../service/service-protocol';
-import { cleanNotificationText, NotificationRenderer, plainNotificationText } from '../terminal/notification-text';
+import { cleanNotificationText, NotificationRenderer, plainNotificationText, systemNotificationText } from '../terminal/notification-text';
 
 /** Last path segment of a workspace, for tab titles (POSIX and Windows separators). */
 export function workspaceLabel(workspace: string): string {
@@ -207,6 +207,15 @@ export function notificationText(workspace: string, n: { title?: string; body: s
     const text = cleanNotificationText(n.title ? `${n.title}: ${n.body}` : n.body);
     const folded = more > 0 ? ` (and ${more} more)` : '';
     return plainNotificationText(`sandy (${cleanNotificationText(workspaceLabel(workspace), 80)}): ${text}${folded}`, renderer, Number.MAX_SAFE_INTEGER);
+}
+
+/** A notification as the desktop shows it while the IDE's window has no focus: the project as its title, the message as its text. */
+export function systemNotificationContent(workspace: string, n: { title?: string; body: string }, more = 0): { title: string; body: string } {
+    const folded = more > 0 ? ` (and ${more} more)` : '';
+    return {
+        title: systemNotificationText(`sandy (${workspaceLabel(workspace)})`, 80),
+        body: `${systemNotificationText(n.title ? `${n.title}: ${n.body}` : n.body)}${folded}`
+    };
 }
 
 /** The sandy terminal tab's title: `● ` while a notification is unread, ` (ended)` after exit. */

@@ -109,6 +109,8 @@ export interface SandyConfiguration {
     notifications?: boolean;
     /** Do not disturb: no notifications for now; the attention queue still counts. Read by the windows. */
     doNotDisturb?: boolean;
+    /** Notifications also go to the desktop while the IDE's window has no focus (default on). Read by the windows. */
+    systemNotifications?: boolean;
     /** The most of each session's output the history keeps, in MB (0: no history is kept). */
     historyMegabytes?: number;
 }

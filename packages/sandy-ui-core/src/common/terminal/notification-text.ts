@@ -98,3 +98,15 @@ export function breakLinkedText(text: string): string {
         .replace(/~(?=~)/g, `~${WORD_JOINER}`)
         .replace(/\\(?=[!-/:-@[-`{-~])/g, `\\${WORD_JOINER}`);
 }
+
+/**
+ * A system notification's text (the desktop's notification service: libnotify on Linux, whose
+ * servers may read the body as markup — `<b>`, `<a href>`, `<img src>`, entities; macOS and Windows
+ * show it as text). Cleaned as every notification is, then `<`, `>` and `&` become their small
+ * forms (U+FE64, U+FE65, U+FE60), so no server can find a tag or an entity in it; nothing else changes.
+ */
+export function systemNotificationText(text: string, max = MAX_NOTIFICATION_TEXT): string {
+    return cleanNotificationText(text, max).replace(/[<>&]/g, ch => SMALL_FORMS[ch]);
+}
+
+const SMALL_FORMS: Readonly<Record<string, string>> = { '<': '\ufe64', '>': '\ufe65', '&': '\ufe60' };

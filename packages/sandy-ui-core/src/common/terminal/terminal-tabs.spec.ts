@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import type { SessionInfo } from '../session/session-types';
 import type { SessionNotification } from '../service/service-protocol';
 import { SimpleEmitter } from '../base/event';
-import { detachedText, notificationText } from '../host/labels';
+import { detachedText, notificationText, systemNotificationContent } from '../host/labels';
 import type { CoalescerClock } from './notification-coalescer';
 import type { NotificationRenderer } from './notification-text';
 import type { TerminalNotification } from './osc-dispatch';
 import type { SessionTabs } from './session-tabs';
 import { TerminalSession } from './terminal-session';
-import { TerminalTab, TerminalTabOptions, TerminalTabs, TerminalTabsHost } from './terminal-tabs';
+import { SystemNotifications, TerminalTab, TerminalTabOptions, TerminalTabs, TerminalTabsHost } from './terminal-tabs';
 import { FakeSurface, FakeWorld, sessionInfo, settle } from './terminal-fakes';
 
 type ManualClock = CoalescerClock & { advance(ms: number): void };
@@ -80,6 +80,25 @@ class FakeHost implements TerminalTabsHost<FakeTab> {
     }
     notificationsEnabled(): boolean {
         return this.enabled;
+    }
+    system?: FakeDesktop;
+}
+
+/** The desktop's notifications: what was shown, and a click on the last one. */
+class FakeDesktop implements SystemNotifications {
+    readonly shown: Array<{ title: string; body: string; tag: string }> = [];
+    readonly clicks: Array<(clicked: boolean) => void> = [];
+    on = true;
+    focused = false;
+    enabled(): boolean {
+        return this.on;
+    }
+    windowFocused(): boolean {
+        return this.focused;
+    }
+    show(content: { title: string; body: string; tag: string }): Promise<boolean> {
+        this.shown.push(content);
+        return new Promise(resolve => this.clicks.push(resolve));
     }
 }
 
@@ -266,6 +285,66 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         expect(told.at(-1)).to.deep.equal([tab.session!.id]);
         tab.detach();
         expect(told.at(-1), 'a closed tab shows nothing').to.deep.equal([]);
+    });
+
+    it('a toast is also a system notification while the window has no focus, as text only; its click shows the tab', async () => {
+        const desktop = host.system = new FakeDesktop();
+        const tab = await launched();
+        const other = await launched('/home/u/other');
+        tab.surface.hasFocus = false;
+        desktop.focused = true;
+        notify(tab.session!, { body: 'in the IDE', source: 'osc9' });
+        expect(host.toasts, 'the toast').to.have.length(1);
+        expect(desktop.shown, 'the window has the focus: the toast is enough').to.deep.equal([]);
+
+        clock.advance(5_000);
+        desktop.focused = false;
+        const attack = { title: '<a href="https://evil.example/">Approve</a>', body: '<img src=https://evil.example/x> &amp; <b>now</b>' };
+        notify(tab.session!, { ...attack, source: 'osc777' });
+        expect(desktop.shown).to.deep.equal([{ ...systemNotificationContent(workspace, attack), tag: `sandy:${tab.session!.id}` }]);
+        expect(desktop.shown[0].title).to.equal('sandy (proj)');
+        expect(desktop.shown[0].body, 'no tag or entity a notification server could read as markup').to.not.match(/[<>&]/);
+        expect(desktop.shown[0].body).to.equal('\ufe64a href="https://evil.example/"\ufe65Approve\ufe64/a\ufe65: \ufe64img src=https://evil.example/x\ufe65 \ufe60amp; \ufe64b\ufe65now\ufe64/b\ufe65');
+        notify(tab.session!, { body: 'again', source: 'osc9' });
+        expect(desktop.shown, 'one per burst, as the toasts').to.have.length(1);
+
+        await tabs.reveal(other);
+        const revealed = host.revealed.length;
+        desktop.clicks[0](true);
+        await settle();
+        expect(host.revealed.slice(revealed), 'the click shows the session\'s tab').to.deep.equal([tab]);
+    });
+
+    it('no system notification while sandy.systemNotifications is off, while notifications are off, or for a session the user looks at', async () => {
+        const desktop = host.system = new FakeDesktop();
+        const tab = await launched();
+        notify(tab.session!, { body: 'looked at', source: 'osc9' });
+        tab.surface.hasFocus = false;
+        desktop.on = false;
+        notify(tab.session!, { body: 'setting off', source: 'osc9' });
+        expect(host.toasts, 'the toast still comes').to.have.length(1);
+        clock.advance(5_000);
+        desktop.on = true;
+        host.enabled = false;
+        notify(tab.session!, { body: 'do not disturb', source: 'osc9' });
+        expect(desktop.shown).to.deep.equal([]);
+        expect(host.toasts).to.have.length(1);
+    });
+
+    it('a session no tab shows: the system notification\'s click opens a tab on it; an unclicked one does nothing', async () => {
+        const desktop = host.system = new FakeDesktop();
+        const session = sessionInfo('far', '/home/u/far', { attachedViews: 0 });
+        world.running.push(session);
+        notify(session, { body: 'nobody has a tab', source: 'osc9' });
+        expect(desktop.shown.map(d => d.tag)).to.deep.equal(['sandy:far']);
+        desktop.clicks[0](false);
+        await settle();
+        expect(host.created, 'dismissed: nothing opens').to.deep.equal([]);
+        clock.advance(5_000);
+        notify(session, { body: 'again', source: 'osc9' });
+        desktop.clicks[1](true);
+        await settle();
+        expect(host.created.map(t => t.options)).to.deep.equal([{ workspace: '/home/u/far', sessionId: 'far' }]);
     });
 
     it('shows no toast while sandy.notifications is off (the tab still marks it unread)', async () => {

@@ -3,7 +3,7 @@ import type { LaunchClearance } from '../session/launch-flow';
 import { toProblem } from '../service/service-protocol';
 import type { SandyService, SessionNotification } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
-import { detachedText, notificationText, problemNoticeText, TERMINAL_ACTIONS } from '../host/labels';
+import { detachedText, notificationText, problemNoticeText, systemNotificationContent, TERMINAL_ACTIONS } from '../host/labels';
 import { DisposableLike, EventLike, SimpleEmitter } from '../base/event';
 import type { NotificationRenderer } from './notification-text';
 import { NotificationCoalescer, NotificationCoalescerOptions } from './notification-coalescer';
@@ -46,6 +46,24 @@ export interface TerminalTabsHost<T extends TerminalTab> {
     toast(message: string, ...actions: string[]): Promise<string | undefined>;
     /** The `sandy.notifications` setting, read at each notification. */
     notificationsEnabled(): boolean;
+    /** The desktop's notifications, where the host has them (the Sandy IDE; VS Code has no API for them). */
+    readonly system?: SystemNotifications;
+}
+
+/**
+ * System notifications: each toast is also shown on the desktop while the IDE's window does not have
+ * the focus (the user is in another program), and a click on it shows the session as the toast's Show does.
+ */
+export interface SystemNotifications {
+    /** `sandy.systemNotifications` within the notification settings (core's `systemNotificationsAllowed`), read at each notification. */
+    enabled(): boolean;
+    /** Whether the IDE's window has the focus now (then the toast is enough). */
+    windowFocused(): boolean;
+    /**
+     * Shows one, text only ({@link systemNotificationContent}); a later one with the same `tag` (the
+     * session's) replaces it, from whichever window. Resolves true when the user clicked it.
+     */
+    show(content: { title: string; body: string; tag: string }): Promise<boolean>;
 }
 
 export interface TerminalTabsDeps<T extends TerminalTab> {
@@ -123,13 +141,30 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
     }
 
     protected async toastUntabbed(session: SessionInfo, n: TerminalNotification, more: number): Promise<void> {
-        const action = await this.deps.host.toast(notificationText(session.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
-        if (action === TERMINAL_ACTIONS.show && !this.disposing) {
-            const live = (await this.deps.service.sessions()).find(s => s.id === session.id && s.status !== 'exited');
-            if (live) {
-                await this.attachTab(live);
+        const show = async (): Promise<void> => {
+            if (!this.disposing) {
+                const live = (await this.deps.service.sessions()).find(s => s.id === session.id && s.status !== 'exited');
+                if (live) {
+                    await this.attachTab(live);
+                }
             }
+        };
+        this.toDesktop(session.workspace, session.id, n, more, show);
+        const action = await this.deps.host.toast(notificationText(session.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
+        if (action === TERMINAL_ACTIONS.show) {
+            await show();
         }
+    }
+
+    /** The toast's twin on the desktop, while the window has no focus; its click does what the toast's Show does. */
+    protected toDesktop(workspace: string, sessionId: string | undefined, n: TerminalNotification, more: number, show: () => Promise<void>): void {
+        const system = this.deps.host.system;
+        if (!system || !system.enabled() || system.windowFocused()) {
+            return;
+        }
+        system.show({ ...systemNotificationContent(workspace, n, more), tag: `sandy:${sessionId ?? workspace}` })
+            .then(clicked => clicked ? show() : undefined)
+            .catch(e => this.deps.ui.error(problemNoticeText(toProblem(e))));
     }
 
     get all(): T[] {
@@ -237,6 +272,11 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
     }
 
     protected async toast(tab: T, n: TerminalNotification, more: number): Promise<void> {
+        this.toDesktop(tab.terminal.workspace, tab.terminal.sessionId, n, more, async () => {
+            if (this.entries.has(tab)) {
+                await this.deps.host.reveal(tab);
+            }
+        });
         // The message is escaped for the host's renderer: it shows as sent and links nothing.
         const action = await this.deps.host.toast(notificationText(tab.terminal.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
         if (action === TERMINAL_ACTIONS.show && this.entries.has(tab)) {
