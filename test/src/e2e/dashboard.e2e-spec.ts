@@ -1,8 +1,8 @@
 /**
  * The Sessions dashboard end to end (issue 11), in the built browser-app with headless chromium and
- * the fake sandy in daemon mode (see sandy-ide.e2e-spec.ts for the set-up): two projects running,
+ * the fake sandy in daemon mode (see sandy-ide.e2e-spec.ts for the set-up): three projects running,
  * "Sandy: Show Dashboard" from the command palette shows a tile per session with its project's
- * name and a thumbnail of its screen from the backend, says that Docker is unreachable (there is no
+ * name and a live thumbnail of its screen from the backend (what an agent prints later appears), says that Docker is unreachable (there is no
  * Docker API here: DOCKER_HOST names a socket that does not exist), and a tile's click or Enter
  * brings that project's sandy tab to the front.
  */
@@ -17,6 +17,7 @@ import { SandyApp } from './page-objects/sandy-app';
 import { SandyTerminal } from './page-objects/sandy-terminal';
 
 const SECOND_PROJECT = 'dash-second';
+const THIRD_PROJECT = 'dash-third';
 const NO_DOCKER = '/nonexistent/sandy-e2e-no-docker.sock';
 const DASHBOARD_TAB = '#theia-main-content-panel .lm-TabBar-tab[id="shell-tab-sandy-dashboard"]';
 
@@ -26,10 +27,13 @@ describe('The Sessions dashboard (end to end)', () => {
         // No Docker API here, whatever the machine has: a socket that does not exist.
         env: { DOCKER_HOST: `unix://${NO_DOCKER}` },
         seed: ide => {
-            const workspace = path.join(path.dirname(ide.workspace), SECOND_PROJECT);
-            fs.mkdirSync(workspace, { recursive: true });
-            fs.writeFileSync(path.join(workspace, 'README.md'), `# ${SECOND_PROJECT}\n`);
-            fs.writeFileSync(path.join(ide.dataDir, 'projects.json'), JSON.stringify({ version: 1, projects: [{ workspace, addedAt: Date.now() }] }, undefined, 2) + '\n');
+            const projects = [SECOND_PROJECT, THIRD_PROJECT].map(name => {
+                const workspace = path.join(path.dirname(ide.workspace), name);
+                fs.mkdirSync(workspace, { recursive: true });
+                fs.writeFileSync(path.join(workspace, 'README.md'), `# ${name}\n`);
+                return { workspace, addedAt: Date.now() };
+            });
+            fs.writeFileSync(path.join(ide.dataDir, 'projects.json'), JSON.stringify({ version: 1, projects }, undefined, 2) + '\n');
         }
     });
     let ide: SandyIde;
@@ -68,6 +72,7 @@ describe('The Sessions dashboard (end to end)', () => {
         const app = await browser.openApp(ide);
         const first = await openSession(app, ide.projectName);
         const second = await openSession(app, SECOND_PROJECT);
+        const third = await openSession(app, THIRD_PROJECT);
 
         await app.commandPalette().run('Sandy: Show Dashboard');
         const dashboardTab = app.page.locator(DASHBOARD_TAB);
@@ -75,8 +80,8 @@ describe('The Sessions dashboard (end to end)', () => {
         expect(/\blm-mod-current\b/.test((await dashboardTab.getAttribute('class')) ?? ''), 'the dashboard tab is in front').to.equal(true);
 
         const tiles = app.page.locator('.sandy-dashboard-widget button.sandy-dashboard-tile');
-        await app.poll(async () => (await tiles.count()) === 2, 'two tiles on the dashboard');
-        for (const name of [ide.projectName, SECOND_PROJECT]) {
+        await app.poll(async () => (await tiles.count()) === 3, 'three tiles on the dashboard');
+        for (const name of [ide.projectName, SECOND_PROJECT, THIRD_PROJECT]) {
             const t = tile(app, name);
             await t.waitFor({ state: 'visible' });
             // The thumbnail is the backend's copy of the session's screen, as text.
@@ -89,6 +94,17 @@ describe('The Sessions dashboard (end to end)', () => {
         const banner = app.page.locator('.sandy-dashboard-widget .sandy-dashboard-docker');
         await banner.waitFor({ state: 'visible' });
         expect(await banner.textContent()).to.match(/^Docker unreachable — .*sandy-e2e-no-docker\.sock/);
+
+        // Live: what the third agent prints a moment later, while the dashboard is in front, reaches its thumbnail
+        // (`{n}` becomes 1 only when it prints: the command line on its screen does not say live-1-thumbnail).
+        await third.enter('later 6 repeat 1 echo live-{n}-thumbnail');
+        await dashboardTab.click();
+        await app.poll(async () => squeeze(await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent()).includes('[later6s:'),
+            'the third tile\'s thumbnail to show the command');
+        expect(await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent(), 'not printed yet').to.not.contain('live-1-thumbnail');
+        await app.poll(async () => (await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent())?.includes('live-1-thumbnail'),
+            'the third tile\'s thumbnail to show what its agent printed later', { timeout: 30_000 });
+        expect(await tile(app, SECOND_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent(), 'only in its own tile').to.not.contain('live-1-thumbnail');
 
         // A click on the first project's tile: its sandy tab comes to the front.
         await tile(app, ide.projectName).click();
