@@ -137,10 +137,12 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         await terminal.tab.click();
         await app.poll(async () => await needsYouText(app) === undefined, 'the wait to end once the tab is seen');
 
-        // The user goes to another program; the agent asks, with markup in its message.
+        // The user goes to another program; the agent asks, with markup and an address in its message, and again later.
         await terminal.focus();
         await terminal.enter('later 3 osc777 <a href=https://evil.example/>Approve</a>;<b>now</b> & more');
         await terminal.waitForText('[later 3s: osc777');
+        await terminal.enter('later 12 osc9 asked-again');
+        await terminal.waitForText('[later 12s: osc9 asked-again]');
         await app.focusWelcomeTab();
         // Another window in front, and the IDE's page no longer told it has the focus (Playwright's emulation).
         const elsewhere = await app.page.context().newPage();
@@ -153,17 +155,20 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
             return all.length > 0 && all;
         }, 'a system notification', { timeout: 30_000 });
         expect(system.title).to.equal(`sandy (${ide.projectName})`);
-        expect(system.body).to.equal('\ufe64a href=https://evil.example/\ufe65Approve\ufe64/a\ufe65: \ufe64b\ufe65now\ufe64/b\ufe65 \ufe60 more');
+        expect(system.body!.replace(/\u2060/g, '')).to.equal('\ufe64a href=https://evil.example/\ufe65Approve\ufe64/a\ufe65: \ufe64b\ufe65now\ufe64/b\ufe65 \ufe60 more');
         expect(system.body, 'nothing a notification server could read as markup').to.not.match(/[<>&]/);
-        expect(system.tag).to.match(/^sandy:/);
-        await holdsFor(async () => (await shown()).length === 1, QUIET_MS, 'one system notification for the burst');
+        expect(system.body, 'no address a notification server could make a link').to.not.match(/[a-z][\w+.-]*:\/\/|\bwww\.|evil\.example/i);
+        expect(system.tag).to.equal(`sandy:${ide.workspace}`);
         expect(toasts.all.filter(t => t.includes('now')), 'and its toast, for when the user comes back').to.have.length(1);
+        // Asked again while the user is still away: a toast in the IDE, nothing more on the desktop.
+        await app.notifications().waitFor(`sandy (${ide.projectName}): asked-again`);
+        await holdsFor(async () => (await shown()).length === 1, QUIET_MS, 'one system notification per session until the user is back');
 
         // Its click brings the IDE back with the session's tab in front.
-        await elsewhere.close();
-        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
         expect(await terminal.isCurrent(), 'the Welcome page is in front').to.equal(false);
         await app.page.evaluate(() => (window as unknown as { sandyShown: Array<{ notification: Notification }> }).sandyShown[0].notification.dispatchEvent(new Event('click')));
+        await elsewhere.close();
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
         await app.poll(() => terminal.isCurrent(), 'the click to bring the sandy tab to the front');
         await app.poll(async () => await needsYouText(app) === undefined, 'seeing it ends the wait');
     });

@@ -101,12 +101,17 @@ export function breakLinkedText(text: string): string {
 
 /**
  * A system notification's text (the desktop's notification service: libnotify on Linux, whose
- * servers may read the body as markup — `<b>`, `<a href>`, `<img src>`, entities; macOS and Windows
- * show it as text). Cleaned as every notification is, then `<`, `>` and `&` become their small
- * forms (U+FE64, U+FE65, U+FE60), so no server can find a tag or an entity in it; nothing else changes.
+ * servers may read the body as markup — `<b>`, `<a href>`, `<img src>`, entities — and turn what
+ * looks like an address into a link that a click opens instead of the IDE: GNOME Shell and Cinnamon
+ * find `scheme://…` and `www.…`; macOS and Windows show it as text). Cleaned as every notification
+ * is, then `<`, `>` and `&` become their small forms (U+FE64, U+FE65, U+FE60), so no server can find
+ * a tag or an entity in it, and a WORD JOINER goes before every `.` and `:`, so none finds an address;
+ * what is seen does not change otherwise.
  */
 export function systemNotificationText(text: string, max = MAX_NOTIFICATION_TEXT): string {
-    return cleanNotificationText(text, max).replace(/[<>&]/g, ch => SMALL_FORMS[ch]);
+    return cleanNotificationText(text, max)
+        .replace(/[<>&]/g, ch => SMALL_FORMS[ch])
+        .replace(/[.:]/g, ch => `${WORD_JOINER}${ch}`);
 }
 
 const SMALL_FORMS: Readonly<Record<string, string>> = { '<': '\ufe64', '>': '\ufe65', '&': '\ufe60' };

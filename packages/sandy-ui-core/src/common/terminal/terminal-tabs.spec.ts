@@ -301,18 +301,49 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         desktop.focused = false;
         const attack = { title: '<a href="https://evil.example/">Approve</a>', body: '<img src=https://evil.example/x> &amp; <b>now</b>' };
         notify(tab.session!, { ...attack, source: 'osc777' });
-        expect(desktop.shown).to.deep.equal([{ ...systemNotificationContent(workspace, attack), tag: `sandy:${tab.session!.id}` }]);
+        expect(desktop.shown).to.deep.equal([{ ...systemNotificationContent(workspace, attack), tag: `sandy:${workspace}` }]);
         expect(desktop.shown[0].title).to.equal('sandy (proj)');
-        expect(desktop.shown[0].body, 'no tag or entity a notification server could read as markup').to.not.match(/[<>&]/);
-        expect(desktop.shown[0].body).to.equal('\ufe64a href="https://evil.example/"\ufe65Approve\ufe64/a\ufe65: \ufe64img src=https://evil.example/x\ufe65 \ufe60amp; \ufe64b\ufe65now\ufe64/b\ufe65');
+        const { body } = desktop.shown[0];
+        expect(body, 'no tag or entity a notification server could read as markup').to.not.match(/[<>&]/);
+        // GNOME Shell's and Cinnamon's address finders (scheme://… and www.…): nothing a click would open instead of the IDE.
+        expect(body, 'no address a notification server could make a link').to.not.match(/[a-z][\w+.-]*:\/\/|\bwww\.|[\w-]+\.(example|com|org|net)\b/i);
+        expect(body.replace(/\u2060/g, '')).to.equal('\ufe64a href="https://evil.example/"\ufe65Approve\ufe64/a\ufe65: \ufe64img src=https://evil.example/x\ufe65 \ufe60amp; \ufe64b\ufe65now\ufe64/b\ufe65');
         notify(tab.session!, { body: 'again', source: 'osc9' });
         expect(desktop.shown, 'one per burst, as the toasts').to.have.length(1);
+        clock.advance(5_000);
+        expect(host.toasts.map(t => t.message).at(-1), 'the burst\'s later toast').to.equal(notificationText(workspace, { body: 'again' }, 'markdown'));
+        notify(tab.session!, { body: 'and again, later', source: 'osc9' });
+        clock.advance(60_000);
+        expect(desktop.shown, 'one per session until the user is back in the window').to.have.length(1);
 
         await tabs.reveal(other);
         const revealed = host.revealed.length;
         desktop.clicks[0](true);
         await settle();
         expect(host.revealed.slice(revealed), 'the click shows the session\'s tab').to.deep.equal([tab]);
+
+        // Back in the window, then away again: the session's next request reaches the desktop once more.
+        desktop.focused = true;
+        tabs.fireChange();
+        desktop.focused = false;
+        tab.surface.hasFocus = false;
+        notify(tab.session!, { body: 'a new request', source: 'osc9' });
+        clock.advance(60_000);
+        expect(desktop.shown.map(d => d.body)).to.deep.equal([body, 'a new request']);
+    });
+
+    it('a desktop side that throws loses nothing: the toast is shown and the failure said', async () => {
+        const desktop = host.system = new FakeDesktop();
+        desktop.windowFocused = () => {
+            throw new Error('no window');
+        };
+        const tab = await launched();
+        tab.surface.hasFocus = false;
+        notify(tab.session!, { body: 'still toasted', source: 'osc9' });
+        await settle();
+        expect(host.toasts.map(t => t.message)).to.deep.equal([notificationText(workspace, { body: 'still toasted' }, 'markdown')]);
+        expect(world.errors.join('\n')).to.contain('no window');
+        expect(() => tabs.fireChange(), 'nor does a change of the tabs throw').to.not.throw();
     });
 
     it('no system notification while sandy.systemNotifications is off, while notifications are off, or for a session the user looks at', async () => {
@@ -336,11 +367,14 @@ describe('TerminalTabs: a window\'s sandy tabs for every host (unit)', () => {
         const session = sessionInfo('far', '/home/u/far', { attachedViews: 0 });
         world.running.push(session);
         notify(session, { body: 'nobody has a tab', source: 'osc9' });
-        expect(desktop.shown.map(d => d.tag)).to.deep.equal(['sandy:far']);
+        expect(desktop.shown.map(d => d.tag)).to.deep.equal(['sandy:/home/u/far']);
         desktop.clicks[0](false);
         await settle();
         expect(host.created, 'dismissed: nothing opens').to.deep.equal([]);
         clock.advance(5_000);
+        desktop.focused = true;
+        tabs.fireChange();
+        desktop.focused = false;
         notify(session, { body: 'again', source: 'osc9' });
         desktop.clicks[1](true);
         await settle();

@@ -51,8 +51,9 @@ export interface TerminalTabsHost<T extends TerminalTab> {
 }
 
 /**
- * System notifications: each toast is also shown on the desktop while the IDE's window does not have
- * the focus (the user is in another program), and a click on it shows the session as the toast's Show does.
+ * System notifications: a toast is also shown on the desktop while the IDE's window does not have the
+ * focus (the user is in another program) — at most one per session until the window has the focus
+ * again — and a click on it shows the session as the toast's Show does.
  */
 export interface SystemNotifications {
     /** `sandy.systemNotifications` within the notification settings (core's `systemNotificationsAllowed`), read at each notification. */
@@ -61,7 +62,8 @@ export interface SystemNotifications {
     windowFocused(): boolean;
     /**
      * Shows one, text only ({@link systemNotificationContent}); a later one with the same `tag` (the
-     * session's) replaces it, from whichever window. Resolves true when the user clicked it.
+     * session's workspace) replaces it, from whichever window. Resolves true when the user clicked it,
+     * false when it went away otherwise.
      */
     show(content: { title: string; body: string; tag: string }): Promise<boolean>;
 }
@@ -100,6 +102,8 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
     protected disposing = false;
     /** Toasts of sessions no tab of this window shows, coalesced per session. */
     protected readonly untabbed = new Map<string, NotificationCoalescer<TerminalNotification>>();
+    /** The workspaces said on the desktop since the window last had the focus: one each until it has it again. */
+    protected readonly onDesktop = new Set<string>();
 
     constructor(protected readonly deps: TerminalTabsDeps<T>) {
         if (deps.onSession) {
@@ -149,22 +153,30 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
                 }
             }
         };
-        this.toDesktop(session.workspace, session.id, n, more, show);
-        const action = await this.deps.host.toast(notificationText(session.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
-        if (action === TERMINAL_ACTIONS.show) {
+        const toast = this.deps.host.toast(notificationText(session.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
+        this.toDesktop(session.workspace, n, more, show);
+        if (await toast === TERMINAL_ACTIONS.show) {
             await show();
         }
     }
 
-    /** The toast's twin on the desktop, while the window has no focus; its click does what the toast's Show does. */
-    protected toDesktop(workspace: string, sessionId: string | undefined, n: TerminalNotification, more: number, show: () => Promise<void>): void {
+    /**
+     * The toast's twin on the desktop, while the window has no focus, once per session until the window
+     * has it again; its click does what the toast's Show does. Whatever the host's side does, the toast stands.
+     */
+    protected toDesktop(workspace: string, n: TerminalNotification, more: number, show: () => Promise<void>): void {
         const system = this.deps.host.system;
-        if (!system || !system.enabled() || system.windowFocused()) {
-            return;
+        try {
+            if (!system || this.onDesktop.has(workspace) || !system.enabled() || system.windowFocused()) {
+                return;
+            }
+            this.onDesktop.add(workspace);
+            system.show({ ...systemNotificationContent(workspace, n, more), tag: `sandy:${workspace}` })
+                .then(clicked => clicked ? show() : undefined)
+                .catch(e => this.deps.ui.error(problemNoticeText(toProblem(e))));
+        } catch (e) {
+            this.deps.ui.error(problemNoticeText(toProblem(e)));
         }
-        system.show({ ...systemNotificationContent(workspace, n, more), tag: `sandy:${sessionId ?? workspace}` })
-            .then(clicked => clicked ? show() : undefined)
-            .catch(e => this.deps.ui.error(problemNoticeText(toProblem(e))));
     }
 
     get all(): T[] {
@@ -267,19 +279,27 @@ export class TerminalTabs<T extends TerminalTab> implements SessionTabs, Disposa
 
     /** Tell the listeners (the host calls it when the active tab, or the window's focus, changed). */
     fireChange(): void {
+        // The user is back in this window: the next request of a session may reach the desktop again.
+        try {
+            if (this.onDesktop.size && this.deps.host.system?.windowFocused()) {
+                this.onDesktop.clear();
+            }
+        } catch {
+            // The host could not say: keep what was said.
+        }
         this.deps.seen?.(this.all.filter(tab => tab.terminal.seen).flatMap(tab => tab.terminal.sessionId ?? []));
         this.onDidChangeEmitter.fire();
     }
 
     protected async toast(tab: T, n: TerminalNotification, more: number): Promise<void> {
-        this.toDesktop(tab.terminal.workspace, tab.terminal.sessionId, n, more, async () => {
+        // The message is escaped for the host's renderer: it shows as sent and links nothing.
+        const toast = this.deps.host.toast(notificationText(tab.terminal.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
+        this.toDesktop(tab.terminal.workspace, n, more, async () => {
             if (this.entries.has(tab)) {
                 await this.deps.host.reveal(tab);
             }
         });
-        // The message is escaped for the host's renderer: it shows as sent and links nothing.
-        const action = await this.deps.host.toast(notificationText(tab.terminal.workspace, n, this.deps.host.renderer, more), TERMINAL_ACTIONS.show);
-        if (action === TERMINAL_ACTIONS.show && this.entries.has(tab)) {
+        if (await toast === TERMINAL_ACTIONS.show && this.entries.has(tab)) {
             await this.deps.host.reveal(tab);
         }
     }
