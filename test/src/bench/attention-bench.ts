@@ -16,6 +16,7 @@ import { Backend, Scratch, readInvocations } from './app';
 import { focusSandyTerminal, openApp, runPaletteCommand, showSandyView } from './page';
 import { cpuTimes } from './proc';
 import { Report, delay, log, median, round, stats } from './report';
+import type { FloodProfiler } from './ui-bench';
 
 const STEADY = 3;
 const LATENCY_TRIALS = 5;
@@ -54,7 +55,8 @@ async function showDashboard(page: Page): Promise<void> {
     await page.locator('.sandy-dashboard-widget').waitFor({ state: 'visible', timeout: 30_000 });
 }
 
-export async function benchAttention(report: Report, backend: Backend, s: Scratch, page: Page, browser: Browser, windowS: number, cadenceMs: number, rssBeforeKb: number): Promise<void> {
+export async function benchAttention(report: Report, backend: Backend, s: Scratch, page: Page, browser: Browser, windowS: number, cadenceMs: number, rssBeforeKb: number,
+    profiler?: FloodProfiler): Promise<void> {
     const names = s.idleWorkspaces.map(ws => path.basename(ws));
     for (const name of names.slice(0, STEADY)) {
         await showTab(page, name);
@@ -67,6 +69,8 @@ export async function benchAttention(report: Report, backend: Backend, s: Scratc
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     const taskSeconds = async (): Promise<number> => ((await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration')?.value ?? NaN);
+    // BENCH_PROFILE=1: where the backend's and the page's time goes over this window (the profiler's own cost included).
+    await profiler?.start();
     const cpu0 = cpuTimes(backend.pid).selfMs;
     const task0 = await taskSeconds();
     const t0 = performance.now();
@@ -87,6 +91,7 @@ export async function benchAttention(report: Report, backend: Backend, s: Scratc
     const e1 = Date.now();
     const cpuPct = (cpuTimes(backend.pid).selfMs - cpu0) / wall * 100;
     const busyPct = ((await taskSeconds()) - task0) * 1000 / wall * 100;
+    await profiler?.stop('attention', wall);
     const rssNowKb = await settledRssKb(backend.pid);
     report.add({
         id: 'attention.cpu.backend.ten_sessions_dashboard.percent_of_core',

@@ -12,6 +12,7 @@ import { CHROMIUM, CHROMIUM_ARGS, focusTheiaTerminal, openApp, showSandyView, Th
 import { benchRawPty } from './raw-pty';
 import { benchBackendAttach, benchReattach, benchReload } from './attach-bench';
 import { benchBackendPipeline } from './backend-pipeline';
+import { benchSessionMemory } from './session-memory';
 import { benchAttention, settledRssKb } from './attention-bench';
 import { CpuProbe } from './cpu-split';
 import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './profiler';
@@ -57,7 +58,7 @@ const config = {
     keepScratch: process.env.BENCH_KEEP === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
-const SECTIONS = ['raw', 'pipeline', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention'] as const;
+const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention'] as const;
 /** Sections measured in Node alone (no backend, no browser). */
 const NODE_ONLY: readonly Section[] = ['raw', 'pipeline'];
 type Section = typeof SECTIONS[number];
@@ -198,6 +199,9 @@ async function main(): Promise<number> {
         await section("1a' backend pipeline in Node (core's supervisor, the fake's daemon session, headless screen on/off)",
             () => benchBackendPipeline(report, s, config.floodLines, config.floodSamples));
     }
+    if (enabled('memory')) {
+        await section(`7 backend heap per session in Node (${config.idleSessions} daemon sessions of the fake)`, () => benchSessionMemory(report, s, config.idleSessions));
+    }
     if (enabled('attach')) {
         await section('5a backend attach latency in Node', () => benchBackendAttach(report, 20));
     }
@@ -274,7 +278,7 @@ async function main(): Promise<number> {
                 await section(`4 backend idle CPU with ${config.idleSessions} sessions`, () => benchIdleCpu(report, b, s, page, config.idleWindowS, cadenceMs));
                 if (enabled('attention')) {
                     await section('6 attention: ten sessions, three busy, the dashboard open; OSC 9 to the status bar',
-                        () => benchAttention(report, b, s, page, br, config.attentionWindowS, cadenceMs, rssBeforeSessionsKb));
+                        () => benchAttention(report, b, s, page, br, config.attentionWindowS, cadenceMs, rssBeforeSessionsKb, config.profile ? profiler(b, page) : undefined));
                 }
             }
             if (b && !b.alive) {
