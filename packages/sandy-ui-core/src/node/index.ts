@@ -21,7 +21,7 @@ export * from './projects/projects-store';
 export * from './projects/state-poller';
 export * from './projects/workspace-guard';
 export * from './terminal/pty-supervisor';
-export { REPLAY_SCROLLBACK_LINES } from './terminal/screen-state';
+export { REPLAY_SCROLLBACK_LINES, ScreenState } from './terminal/screen-state';
 export * from './terminal/hosted-session';
 export * from './terminal/session-records';
 export * from './terminal/build-gate';
