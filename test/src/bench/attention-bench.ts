@@ -4,7 +4,7 @@
  * - backend CPU averaged over the window (% of one core; target below 5 %);
  * - the browser main thread's busy time over the same window (CDP Performance.getMetrics TaskDuration; target below 10 %);
  * - `--print-state` spawns per minute with one window and with two (the same: one shared poller);
- * - the backend's memory per session (its RSS now less its RSS before any session, over the sessions);
+ * - what crosses the WebSocket to the page meanwhile (frames and kB each way, the service events named in them);
  * - how long an agent's OSC 9 takes to reach the status bar's "needs you" while its tab is hidden
  *   (from the fake's event log, written as it emits, to the status bar element appearing; median; target 1 s).
  * Docker's stats are read over the Engine API socket, not spawned; without an engine here they are not measured.
@@ -22,21 +22,6 @@ const STEADY = 3;
 const LATENCY_TRIALS = 5;
 
 /** The backend's resident memory (kB), from /proc. */
-export function rssKb(pid: number): number {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : NaN;
-}
-
-/** The median of five RSS samples a second apart (one sample is at the garbage collector's mercy). */
-export async function settledRssKb(pid: number): Promise<number> {
-    const samples: number[] = [];
-    for (let i = 0; i < 5; i++) {
-        samples.push(rssKb(pid));
-        await delay(1000);
-    }
-    return median(samples);
-}
-
 async function showTab(page: Page, name: string): Promise<void> {
     const tab = page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: new RegExp(`^(● )?sandy: ${name}$`) }).first();
     await tab.click();
@@ -55,7 +40,7 @@ async function showDashboard(page: Page): Promise<void> {
     await page.locator('.sandy-dashboard-widget').waitFor({ state: 'visible', timeout: 30_000 });
 }
 
-export async function benchAttention(report: Report, backend: Backend, s: Scratch, page: Page, browser: Browser, windowS: number, cadenceMs: number, rssBeforeKb: number,
+export async function benchAttention(report: Report, backend: Backend, s: Scratch, page: Page, browser: Browser, windowS: number, cadenceMs: number,
     profiler?: FloodProfiler): Promise<void> {
     const names = s.idleWorkspaces.map(ws => path.basename(ws));
     for (const name of names.slice(0, STEADY)) {
@@ -68,9 +53,30 @@ export async function benchAttention(report: Report, backend: Backend, s: Scratc
     // CPU and the browser's main thread over the window, one window open.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
+    // What crosses to the page meanwhile: WebSocket frames each way, and the service events named in them.
+    const frames = { received: 0, receivedBytes: 0, sent: 0, sentBytes: 0, events: {} as Record<string, number> };
+    let counting = false;
+    cdp.on('Network.webSocketFrameReceived', e => {
+        if (counting) {
+            frames.received++;
+            const bytes = e.response.opcode === 2 ? Buffer.from(e.response.payloadData, 'base64') : Buffer.from(e.response.payloadData);
+            frames.receivedBytes += bytes.length;
+            for (const m of bytes.toString('latin1').matchAll(/onDid[A-Za-z]+/g)) {
+                frames.events[m[0]] = (frames.events[m[0]] ?? 0) + 1;
+            }
+        }
+    });
+    cdp.on('Network.webSocketFrameSent', e => {
+        if (counting) {
+            frames.sent++;
+            frames.sentBytes += e.response.opcode === 2 ? Buffer.from(e.response.payloadData, 'base64').length : e.response.payloadData.length;
+        }
+    });
+    await cdp.send('Network.enable');
     const taskSeconds = async (): Promise<number> => ((await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration')?.value ?? NaN);
     // BENCH_PROFILE=1: where the backend's and the page's time goes over this window (the profiler's own cost included).
     await profiler?.start();
+    counting = true;
     const cpu0 = cpuTimes(backend.pid).selfMs;
     const task0 = await taskSeconds();
     const t0 = performance.now();
@@ -91,26 +97,29 @@ export async function benchAttention(report: Report, backend: Backend, s: Scratc
     const e1 = Date.now();
     const cpuPct = (cpuTimes(backend.pid).selfMs - cpu0) / wall * 100;
     const busyPct = ((await taskSeconds()) - task0) * 1000 / wall * 100;
+    counting = false;
+    await cdp.send('Network.disable');
+    const perS = (n: number) => round(n / (wall / 1000), 1);
     await profiler?.stop('attention', wall);
-    const rssNowKb = await settledRssKb(backend.pid);
     report.add({
         id: 'attention.cpu.backend.ten_sessions_dashboard.percent_of_core',
         description: `CPU of the Theia backend over ${windowS} s with ${names.length} sessions, ${STEADY} of them printing a line every 0.2 s, and the dashboard open (refreshing every 3 s). Percent of one core.`,
         value: round(cpuPct, 2), unit: '% of one core', samples: perSecond, sampleUnit: '% of one core per 1 s', stats: stats(perSecond),
         target: { description: 'below 5 % of one core (issue 11)', comparator: '<=', threshold: 5 },
-        details: { sessions: names.length, steady: STEADY, windowS: round(wall / 1000, 1) }
+        details: {
+            sessions: names.length, steady: STEADY, windowS: round(wall / 1000, 1),
+            webSocket: {
+                framesToPagePerS: perS(frames.received), kbToPagePerS: perS(frames.receivedBytes / 1024),
+                framesFromPagePerS: perS(frames.sent), kbFromPagePerS: perS(frames.sentBytes / 1024),
+                eventsToPagePerS: Object.fromEntries(Object.entries(frames.events).map(([k, v]) => [k, perS(v)]))
+            }
+        }
     });
     report.add({
         id: 'attention.browser.main_thread_busy.percent',
         description: `The page's main-thread task time (CDP Performance.getMetrics TaskDuration) over the same ${windowS} s, the dashboard in front. Percent of the wall time.`,
         value: round(busyPct, 2), unit: '% of wall time', samples: [],
         target: { description: 'below 10 % (issue 11)', comparator: '<=', threshold: 10 }
-    });
-    report.add({
-        id: 'attention.memory.backend.per_session_kb',
-        description: `The backend's RSS with ${names.length} sessions (each a headless screen, a history recorder, an attention tracker) less its RSS right before the idle section launched them, over the sessions (each side the median of five samples a second apart; RSS includes what the garbage collector has not returned, so this is an estimate).`,
-        value: round((rssNowKb - rssBeforeKb) / names.length, 0), unit: 'kB per session', samples: [],
-        details: { rssBeforeKb, rssNowKb, sessions: names.length }
     });
     const pollsOne = readInvocations(s).filter(r => r.args.startsWith('--print-state') && r.at >= e0 && r.at < e1);
 

@@ -13,7 +13,7 @@ import { benchRawPty } from './raw-pty';
 import { benchBackendAttach, benchReattach, benchReload } from './attach-bench';
 import { benchBackendPipeline } from './backend-pipeline';
 import { benchSessionMemory } from './session-memory';
-import { benchAttention, settledRssKb } from './attention-bench';
+import { benchAttention } from './attention-bench';
 import { CpuProbe } from './cpu-split';
 import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './profiler';
 import { freePort } from '../support/processes';
@@ -70,8 +70,6 @@ let backend: Backend | undefined;
 let browser: Browser | undefined;
 let cleaning: Promise<void> | undefined;
 let webgl: string | undefined;
-/** The backend's RSS once the IDE is open, before any session (the attention bench's memory per session). */
-let rssBeforeSessionsKb = NaN;
 const loadAtStart = round(os.loadavg()[0], 2);
 
 let interrupted = false;
@@ -274,11 +272,10 @@ async function main(): Promise<number> {
                 await section('3 state polls with three windows', () => benchPolls(report, br, b, s, page, cadenceMs, config.pollWindowS));
             }
             if (page && enabled('idle')) {
-                rssBeforeSessionsKb = await settledRssKb(b.pid);
                 await section(`4 backend idle CPU with ${config.idleSessions} sessions`, () => benchIdleCpu(report, b, s, page, config.idleWindowS, cadenceMs));
                 if (enabled('attention')) {
                     await section('6 attention: ten sessions, three busy, the dashboard open; OSC 9 to the status bar',
-                        () => benchAttention(report, b, s, page, br, config.attentionWindowS, cadenceMs, rssBeforeSessionsKb, config.profile ? profiler(b, page) : undefined));
+                        () => benchAttention(report, b, s, page, br, config.attentionWindowS, cadenceMs, config.profile ? profiler(b, page) : undefined));
                 }
             }
             if (b && !b.alive) {

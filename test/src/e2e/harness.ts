@@ -109,6 +109,8 @@ export class SandyIde {
     readonly home: string;
     readonly workspace: string;
     readonly dataDir: string;
+    /** Where the Theia host keeps session history by default (`~/.local/state/sandy-ide/history`: XDG_STATE_HOME is unset here). */
+    readonly historyDir: string;
     readonly logFile: string;
     port = 0;
     protected child: ChildProcess | undefined;
@@ -128,6 +130,7 @@ export class SandyIde {
         this.home = path.join(this.root, 'home');
         this.workspace = path.join(this.home, 'work', options.workspaceName ?? 'e2e-proj');
         this.dataDir = path.join(this.home, '.sandy-ide-data');
+        this.historyDir = path.join(this.home, '.local', 'state', 'sandy-ide', 'history');
         this.logFile = path.join(RESULTS_DIR, `backend-${options.label}.log`);
     }
 
@@ -522,8 +525,8 @@ export class SandyIde {
     protected backendEnv(appDir: string): NodeJS.ProcessEnv {
         const env: NodeJS.ProcessEnv = {};
         for (const [name, value] of Object.entries(process.env)) {
-            // A developer's own sandy or IDE settings must not steer the run.
-            if (!/^(SANDY_|FAKE_SANDY_|THEIA_)/.test(name)) {
+            // A developer's own sandy or IDE settings, or their XDG folders, must not steer the run.
+            if (!/^(SANDY_|FAKE_SANDY_|THEIA_|XDG_)/.test(name)) {
                 env[name] = value;
             }
         }

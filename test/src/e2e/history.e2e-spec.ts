@@ -44,7 +44,7 @@ describe('Session history (end to end)', () => {
         label: 'history',
         seed: ide => {
             // A record as the store writes them (0600 in a 0700 folder), with a hostile log and name.
-            const dir = path.join(ide.dataDir, 'history');
+            const dir = ide.historyDir;
             fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
             const startedAt = new Date(2026, 0, 2, 3, 4).getTime();
             fs.writeFileSync(path.join(dir, `${EVIL_ID}.log`), HOSTILE_LOG, { mode: 0o600 });

@@ -1,7 +1,7 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { generateUuid, ILogger } from '@theia/core';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { SandyServiceCore } from '@sandy-ui/core/node';
+import { ideHistoryDir, SandyServiceCore } from '@sandy-ui/core/node';
 import { SandyService, SandyServiceClient, SandyServiceError } from '../common/sandy-protocol';
 import { nodePtySpawn } from './node-pty-spawn';
 
@@ -23,6 +23,9 @@ export class SandyBackend implements BackendApplicationContribution {
             error: message => void this.logger.error(message)
         },
         spawnPty: nodePtySpawn,
+        // Theia watches its configuration folder (~/.sandy-ide, our data folder) recursively and tells every
+        // window of each change: the history logs, written with every line an agent prints, live elsewhere.
+        historyDir: ideHistoryDir(),
         logHint: 'See the backend log for details.'
     });
 

@@ -59,4 +59,12 @@ describe('SandyBackend connection errors (unit)', () => {
         expect(problem).to.deep.equal({ code: direct!.code, message: direct!.message, hint: direct!.hint });
         service.dispose();
     });
+
+    it('keeps session history out of ~/.sandy-ide, the configuration folder Theia watches recursively for every window', () => {
+        const configFolder = path.join(os.homedir(), '.sandy-ide');
+        const dir = backend.core.historyDir;
+        expect(path.isAbsolute(dir)).to.equal(true);
+        expect(path.relative(configFolder, dir).startsWith('..'), `${dir} is inside ${configFolder}`).to.equal(true);
+        expect(path.relative(process.env.SANDY_IDE_DATA_DIR!, dir).startsWith('..'), 'nor in the data folder').to.equal(true);
+    });
 });

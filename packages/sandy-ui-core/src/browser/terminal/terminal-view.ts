@@ -2,6 +2,7 @@ import { Terminal, ITerminalOptions, ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
+import { AckBatcher } from '../../common/terminal/ack-batcher';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
@@ -117,6 +118,7 @@ export class SandyTerminalView {
     }
 
     detach(): void {
+        this.acks.pay();
         this.transport = undefined;
     }
 
@@ -133,7 +135,7 @@ export class SandyTerminalView {
             const slice = data.slice(offset, offset + ACK_SLICE);
             const last = offset + ACK_SLICE >= data.length;
             this.term.write(slice, () => {
-                this.transport?.acknowledge(slice.length);
+                this.acks.owe(slice.length);
                 if (last) {
                     parsed?.();
                 }
@@ -210,10 +212,14 @@ export class SandyTerminalView {
         }
     }
 
+    /** Parsed output goes back to the backend as acknowledgements in batches. */
+    protected readonly acks = new AckBatcher(chars => this.transport?.acknowledge(chars));
+
     dispose(): void {
         if (this.disposed) {
             return;
         }
+        this.acks.dispose();
         this.disposed = true;
         this.resizeObserver.disconnect();
         if (this.resizeTimer) {

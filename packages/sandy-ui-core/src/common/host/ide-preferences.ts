@@ -53,7 +53,7 @@ export const SANDY_PREFERENCE_PROPERTIES = {
         minimum: 0,
         maximum: 10000,
         scope: 'application',
-        description: 'Session history: the most of each session\'s output kept on this computer (in ~/.sandy-ide/history, never in the workspace or the sandbox), in MB; older output rolls off. 0: keep no history. User settings only.'
+        description: 'Session history: the most of each session\'s output kept on this computer (the Sandy IDE: in ~/.local/state/sandy-ide/history; VS Code: in the extension\'s global storage; never in the workspace or the sandbox), in MB; older output rolls off. 0: keep no history. User settings only.'
     },
     'sandy.systemNotifications': {
         type: 'boolean',

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { PtySupervisor } from '../terminal/pty-supervisor';
 import { ScriptedPty } from '../test/scripted-pty';
 import { HistoryCapture } from './history';
+import { ideHistoryDir } from './sandy-service';
 
 describe('HistoryCapture: every hosted session\'s output kept on the host (unit, scripted PTYs)', () => {
     let root: string;
@@ -77,5 +78,22 @@ describe('HistoryCapture: every hosted session\'s output kept on the host (unit,
         pty.exit(0);
         await ended(info.id);
         await capture.close();
+    });
+});
+
+describe('ideHistoryDir: where a host that watches its data folder keeps history (unit)', () => {
+    const home = '/home/u';
+
+    it('is ~/.local/state/sandy-ide/history by default, beside (not in) ~/.sandy-ide', () => {
+        expect(ideHistoryDir({}, home)).to.equal('/home/u/.local/state/sandy-ide/history');
+    });
+
+    it('follows an absolute XDG_STATE_HOME, and SANDY_IDE_HISTORY_DIR before it', () => {
+        expect(ideHistoryDir({ XDG_STATE_HOME: '/var/state/u' }, home)).to.equal('/var/state/u/sandy-ide/history');
+        expect(ideHistoryDir({ XDG_STATE_HOME: '/var/state/u', SANDY_IDE_HISTORY_DIR: '/data/hist' }, home)).to.equal('/data/hist');
+    });
+
+    it('ignores relative values (the XDG rule): history never lands relative to whatever the backend\'s cwd is', () => {
+        expect(ideHistoryDir({ XDG_STATE_HOME: 'state', SANDY_IDE_HISTORY_DIR: '../hist' }, home)).to.equal('/home/u/.local/state/sandy-ide/history');
     });
 });

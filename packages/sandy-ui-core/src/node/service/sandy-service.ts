@@ -52,6 +52,12 @@ export interface SandyServiceOptions {
     home?: string;
     /** Where the projects list and approved-value hashes live. Default: `$SANDY_IDE_DATA_DIR` or `~/.sandy-ide`. */
     dataDir?: string;
+    /**
+     * Where every session's output is kept (issue 11's history). Default: `<dataDir>/history`. A host
+     * whose editor watches the data folder passes {@link ideHistoryDir}: the logs grow with every line an
+     * agent prints, and each write would be a file event for every window.
+     */
+    historyDir?: string;
     /** Poll cadence while a view shows sandy state. Default: `$SANDY_IDE_POLL_MS` or 5 s. */
     visiblePollMs?: number;
     /** Where "see the log" points a user, e.g. 'See the backend log for details.'. */
@@ -63,6 +69,19 @@ export interface SandyServiceOptions {
 /** The IDE's data folder (projects, approvals, sessions.json, the Theia connection token): `$SANDY_IDE_DATA_DIR`, else `~/.sandy-ide`. */
 export function ideDataDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
     return env.SANDY_IDE_DATA_DIR || path.join(home, '.sandy-ide');
+}
+
+/**
+ * Session history outside the IDE's data folder (Theia watches its configuration folder, which is the
+ * data folder, recursively): `$SANDY_IDE_HISTORY_DIR`, else `$XDG_STATE_HOME/sandy-ide/history` (only
+ * an absolute path counts, as the XDG base directory rules say), else `~/.local/state/sandy-ide/history`.
+ */
+export function ideHistoryDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
+    if (env.SANDY_IDE_HISTORY_DIR && path.isAbsolute(env.SANDY_IDE_HISTORY_DIR)) {
+        return env.SANDY_IDE_HISTORY_DIR;
+    }
+    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
+    return path.join(state, 'sandy-ide', 'history');
 }
 
 /**
@@ -99,13 +118,18 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected started = false;
     /** The sessions each window shows to the user now ({@link setSeen}). */
     protected readonly seen = new SeenSessions();
-    /** Every session's output, kept under `<dataDir>/history`. */
+    /** Every session's output, kept under `historyDir` (default `<dataDir>/history`). */
     protected readonly history: HistoryCapture;
     protected readonly toDispose: DisposableLike[] = [];
     /** Settles once the first `--print-state` after start has been reconciled (or could not be). */
     protected discovered: Promise<void> = Promise.resolve();
     /** When the host first said which sandy to run and with what (its user settings). */
     protected configuredAt: number | undefined;
+
+    /** Where session history is written. */
+    get historyDir(): string {
+        return this.history.dir;
+    }
 
     constructor(protected readonly options: SandyServiceOptions) {
         const env = options.env ?? process.env;
@@ -136,7 +160,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
         this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
-        this.history = new HistoryCapture(path.join(this.dataDir, 'history'), {
+        this.history = new HistoryCapture(options.historyDir ?? path.join(this.dataDir, 'history'), {
             supervisor: this.supervisor,
             log: message => this.options.logger.warn(message)
         });
