@@ -61,3 +61,4 @@ export * from './session/dashboard-types';
 export * from './session/dashboard-controller';
 export * from './session/history-controller';
 export * from './session/prompt-detect';
+export * from './session/tmux-panes';

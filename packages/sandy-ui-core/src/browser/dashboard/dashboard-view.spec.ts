@@ -48,6 +48,18 @@ describe('DashboardView (unit, jsdom)', () => {
         expect(root.querySelector<HTMLElement>('.sandy-dashboard-docker')!.hidden).to.equal(true);
     });
 
+    it('a multi-agent tile shows each agent\'s pane, the waiting one marked; single-agent tiles show none', () => {
+        view.render(snapshot([
+            tile('pair', { agent: 'claude,codex', attention: { state: 'needs-you', since: NOW - 5000, waitingFor: 'prompt', panes: [{ agent: 'claude', state: 'working' }, { agent: 'codex', state: 'waiting' }] } }),
+            tile('solo', { agent: 'claude' })
+        ]), NOW);
+        const [pair, solo] = tiles();
+        expect([...pair.querySelectorAll('.sandy-dashboard-pane')].map(p => [p.textContent, p.classList.contains('sandy-dashboard-pane-waiting')]))
+            .to.deep.equal([['claude working', false], ['codex waiting at its prompt', true]]);
+        expect(pair.getAttribute('aria-label')).to.equal('pair, Needs you, claude working · codex waiting at its prompt');
+        expect(solo.querySelector('.sandy-dashboard-panes')).to.equal(null);
+    });
+
     it('a click, or Enter on a focused tile, asks for that session\'s tab; the arrow keys move the focus; one tab stop', () => {
         view.render(snapshot([tile('a'), tile('b'), tile('c')]), NOW);
         tiles()[1].click();

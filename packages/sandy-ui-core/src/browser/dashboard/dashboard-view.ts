@@ -3,7 +3,7 @@ import { boundedThumbnail } from '../../common/session/dashboard-types';
 import { compareAttention } from '../../common/session/session-attention';
 import {
     DASHBOARD_EMPTY_TEXT, DASHBOARD_STATE_LABELS, DASHBOARD_TILE_HINT, dashboardCpuText, dashboardDockerUnreachableText,
-    dashboardElapsedText, dashboardLastActivityText, dashboardMemoryText, dashboardTileLabel
+    dashboardElapsedText, dashboardLastActivityText, dashboardMemoryText, dashboardTileLabel, paneAttentionText
 } from '../../common/host/labels';
 import { DomFactory, domBuilder } from '../dom';
 
@@ -95,6 +95,10 @@ export class DashboardView {
                 tile.agent ? h('span', { class: 'sandy-dashboard-agent' }, tile.agent) : undefined,
                 h('span', { class: 'sandy-dashboard-elapsed' }, dashboardElapsedText(tile.startedAt, tile.endedAt, now)),
                 h('span', { class: 'sandy-dashboard-activity' }, dashboardLastActivityText(tile.lastOutputAt, now))),
+            tile.attention.panes?.length
+                ? h('div', { class: 'sandy-dashboard-panes' }, ...tile.attention.panes.map(p =>
+                    h('span', { class: ['sandy-dashboard-pane', `sandy-dashboard-pane-${p.state}`] }, paneAttentionText([p]))))
+                : undefined,
             h('div', { class: 'sandy-dashboard-figures' },
                 h('span', { class: 'sandy-dashboard-cpu' }, dashboardCpuText(tile.cpuPercent)),
                 h('span', { class: 'sandy-dashboard-memory' }, dashboardMemoryText(tile.memoryBytes, tile.memoryLimit))),

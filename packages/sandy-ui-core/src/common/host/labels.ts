@@ -1,4 +1,5 @@
 import type { SessionInfo } from '../session/session-types';
+import type { PaneAttention } from '../session/session-attention';
 import type { RunOutcome } from '../service/service-protocol';
 import type { DerivedProject } from '../projects/project-state';
 import { problemText, SandyProblem } from '../service/service-protocol';
@@ -448,7 +449,9 @@ export function sessionAttentionText(s: Pick<SessionInfo, 'attention' | 'status'
         case 'needs-you': {
             const age = now - (a.since ?? now);
             if (a.waitingFor === 'prompt') {
-                return age < 60_000 ? 'waiting at its prompt' : `waiting at its prompt for ${formatAge(age)}`;
+                const agents = (a.panes ?? []).filter(p => p.state === 'waiting').map(p => p.agent);
+                const waiting = agents.length ? `${agents.join(' and ')} waiting at ${agents.length > 1 ? 'their prompts' : 'its prompt'}` : 'waiting at its prompt';
+                return age < 60_000 ? waiting : `${waiting} for ${formatAge(age)}`;
             }
             return `${a.waitingFor === 'bell' ? 'rang the bell' : 'asked for you'} ${age < 60_000 ? 'just now' : `${formatAge(age)} ago`}`;
         }
@@ -473,10 +476,20 @@ export function sessionRowDescription(s: SessionInfo, now = Date.now()): string 
     return parts.join(' · ');
 }
 
+const PANE_STATE_WORDS: Readonly<Record<PaneAttention['state'], string>> = { waiting: 'waiting at its prompt', working: 'working', idle: 'idle' };
+
+/** A multi-agent session's panes in one line, in sandy's order: `claude waiting at its prompt · codex working`. */
+export function paneAttentionText(panes: readonly PaneAttention[]): string {
+    return panes.map(p => `${p.agent} ${PANE_STATE_WORDS[p.state] ?? 'idle'}`).join(' · ');
+}
+
 export function sessionRowTooltip(s: SessionInfo, now = Date.now()): string {
     const lines = [s.workspace, `${sessionOriginText(s)} — ${sessionAttentionText(s, now)}`];
     if (s.agent) {
         lines.push(`Agent: ${s.agent}`);
+    }
+    if (s.attention?.panes?.length) {
+        lines.push(`Panes: ${paneAttentionText(s.attention.panes)}`);
     }
     lines.push(`Started ${formatAge(now - s.startedAt)} ago${s.pid ? `, pid ${s.pid}` : ''}`);
     if (s.status === 'exited') {
@@ -560,8 +573,9 @@ export function dashboardMemoryText(bytes: number | undefined, limit: number | u
 }
 
 /** A tile's accessible name: project, state, agent. */
-export function dashboardTileLabel(tile: { project: string; agent?: string; attention: { state: keyof typeof DASHBOARD_STATE_LABELS } }): string {
-    return [tile.project, DASHBOARD_STATE_LABELS[tile.attention.state], tile.agent].filter(Boolean).join(', ');
+export function dashboardTileLabel(tile: { project: string; agent?: string; attention: { state: keyof typeof DASHBOARD_STATE_LABELS; panes?: PaneAttention[] } }): string {
+    const panes = tile.attention.panes?.length ? paneAttentionText(tile.attention.panes) : undefined;
+    return [tile.project, DASHBOARD_STATE_LABELS[tile.attention.state], panes ?? tile.agent].filter(Boolean).join(', ');
 }
 
 // ---- History: past sessions (common/session/history-controller.ts, browser/history) ------------------------

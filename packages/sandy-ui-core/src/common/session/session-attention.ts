@@ -28,6 +28,20 @@ export interface Attention {
     /** Since when the state holds, where known (the wait's start; the end; the last output). */
     since?: number;
     waitingFor?: ActivityFacts['waitingFor'];
+    /** A multi-agent session's agents, pane by pane (sandy's order), where its screen tells them apart. */
+    panes?: PaneAttention[];
+}
+
+/**
+ * One agent's pane of a multi-agent session: `waiting` (its own prompt on its pane), `working` (its
+ * pane changed within {@link WORKING_WINDOW_MS}) or `idle`. Whether the *session* needs the user is the
+ * session's state: a waiting pane makes it needs-you until the user has seen it.
+ */
+export interface PaneAttention {
+    agent: string;
+    state: 'waiting' | 'working' | 'idle';
+    /** Since when, where known (the wait's start; the pane's last change). */
+    since?: number;
 }
 
 /** Exit codes of a sandy that ended because it was asked to (SIGINT, SIGTERM delivered to it: CONTRACT §6.5). */
@@ -72,8 +86,10 @@ export function compareAttention(a: Attention, b: Attention): number {
 export class ActivityTracker {
     protected facts: ActivityFacts = { lastOutputAt: 0 };
     protected seenNow = false;
-    /** The prompt on screen now was seen by the user (it is no wait until another comes). */
-    protected promptSeen = false;
+    /** The prompts on screen now (one per waiting pane; one for a whole screen). */
+    protected promptsShown: readonly string[] = [];
+    /** Those of them the user has seen: no wait until another comes. */
+    protected promptsSeen = new Set<string>();
 
     output(at: number): void {
         this.facts.lastOutputAt = at;
@@ -98,13 +114,17 @@ export class ActivityTracker {
     }
 
     /**
-     * Whether the agent's screen shows it waiting at its own prompt (a choice, a confirmation), looked
-     * at once its output went quiet. A prompt the user has seen is no wait, until it goes and another
-     * comes; a prompt that went away ends a wait it began. True when the wait began or ended by it.
+     * Whether the agent's screen shows it waiting at its own prompt (a choice, a confirmation): `true`
+     * or `false` for a whole screen, or the keys of the panes whose agent waits (a multi-agent session).
+     * A prompt the user has seen is no wait, until it goes and another comes — another pane's prompt
+     * is another prompt; a prompt that went away ends a wait it began. True when the wait began or ended by it.
      */
-    prompt(shown: boolean, at: number): boolean {
-        if (!shown) {
-            this.promptSeen = false;
+    prompt(shown: boolean | readonly string[], at: number): boolean {
+        const keys = typeof shown === 'boolean' ? (shown ? ['screen'] : []) : [...new Set(shown)];
+        this.promptsShown = keys;
+        // A prompt that went away is forgotten: if it comes again, it is another.
+        this.promptsSeen = new Set(keys.filter(k => this.promptsSeen.has(k)));
+        if (keys.length === 0) {
             if (this.facts.waitingFor === 'prompt') {
                 this.facts.waitingSince = undefined;
                 this.facts.waitingFor = undefined;
@@ -112,8 +132,11 @@ export class ActivityTracker {
             }
             return false;
         }
-        if (this.seenNow || this.promptSeen || this.facts.waitingSince !== undefined) {
-            this.promptSeen ||= this.seenNow;
+        if (this.seenNow) {
+            keys.forEach(k => this.promptsSeen.add(k));
+            return false;
+        }
+        if (this.facts.waitingSince !== undefined || keys.every(k => this.promptsSeen.has(k))) {
             return false;
         }
         this.facts.waitingSince = at;
@@ -125,7 +148,7 @@ export class ActivityTracker {
     setSeen(seen: boolean): void {
         this.seenNow = seen;
         if (seen) {
-            this.promptSeen ||= this.facts.waitingFor === 'prompt';
+            this.promptsShown.forEach(k => this.promptsSeen.add(k));
             this.facts.waitingSince = undefined;
             this.facts.waitingFor = undefined;
         }

@@ -36,6 +36,21 @@ describe('Sessions view: the attention queue of every host (unit)', () => {
         expect(idleRow.description).to.equal('idle, last output 5 min ago · 1 h 0 min');
     });
 
+    it('a multi-agent session names the agent that waits, and its tooltip each pane', () => {
+        const multi = session('m', '/w/multi', {
+            agent: 'claude,codex,gemini',
+            attention: {
+                state: 'needs-you', since: NOW - 5_000, waitingFor: 'prompt',
+                panes: [{ agent: 'claude', state: 'working' }, { agent: 'codex', state: 'waiting', since: NOW - 5_000 }, { agent: 'gemini', state: 'idle' }]
+            }
+        });
+        const row = sessionGroups([multi], NOW)[0].rows[0];
+        expect(row.description).to.equal('codex waiting at its prompt · claude,codex,gemini · 1 h 0 min');
+        expect(row.tooltip).to.contain('Panes: claude working · codex waiting at its prompt · gemini idle');
+        const both = session('n', '/w/n', { attention: { state: 'needs-you', since: NOW - 120_000, waitingFor: 'prompt', panes: [{ agent: 'claude', state: 'waiting' }, { agent: 'codex', state: 'waiting' }] } });
+        expect(sessionGroups([both], NOW)[0].rows[0].description).to.equal('claude and codex waiting at their prompts for 2 min · 1 h 0 min');
+    });
+
     it('a session the backend did not rate (an older backend) is rated from its info: running is idle, ended is exited or failed', () => {
         const plain = session('p', '/w/plain');
         const gone = session('g', '/w/gone', { status: 'exited', endReason: 'stopped', exitCode: 0 });

@@ -1,6 +1,6 @@
 import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
 import { FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
-import { ActivityTracker, attentionOf, AttentionState } from '../../common/session/session-attention';
+import { ActivityTracker, attentionOf, AttentionState, PaneAttention } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { ScreenState } from './screen-state';
 
@@ -52,6 +52,15 @@ export class HostedSession {
     now: () => number = Date.now;
     /** The last output after which the screen was looked at for an agent's prompt. */
     promptLookedAt = 0;
+    /** A multi-agent session's panes as last looked at (undefined: one agent, or its screen is not sandy's layout). */
+    panes: PaneAttention[] | undefined;
+    /** Per pane: its agent, its text when last looked at and when that text last changed. */
+    paneMemory: Array<{ agent: string; text: string; changedAt: number }> = [];
+    /** When the panes were last looked at, and whether a look is under way. */
+    paneLookedAt = 0;
+    paneLooking = false;
+    /** The panes' states the windows were last told. */
+    reportedPanes = '';
     /** The process whose terminal this is now; undefined when none feeds it (a detached daemon session, an orphan). */
     pty: PtyLike | undefined;
     cols: number;
@@ -81,7 +90,11 @@ export class HostedSession {
     /** The session as the windows see it: its info with where it stands for the user now. */
     snapshot(): SessionInfo {
         const facts = this.activity.current;
-        return { ...this.info, attention: attentionOf(this.info, facts, this.now()), lastOutputAt: facts.lastOutputAt || undefined };
+        const attention = attentionOf(this.info, facts, this.now());
+        if (this.panes && this.live) {
+            attention.panes = this.panes.map(p => ({ ...p }));
+        }
+        return { ...this.info, attention, lastOutputAt: facts.lastOutputAt || undefined };
     }
 
     get live(): boolean {

@@ -10,6 +10,15 @@ import { HostedSession, PtyLike, SessionAttachment, FeedExit, delay } from './ho
 import { BuildGate } from './build-gate';
 import type { DiscoveredDaemon, SessionDiscovery } from '../../common/session/session-discovery';
 import { isRecordedSandy } from './process-identity';
+import { agentsOf } from '../../common/session/tmux-panes';
+import type { PaneScreen } from '../../common/session/tmux-panes';
+import { WORKING_WINDOW_MS } from '../../common/session/session-attention';
+import type { Attention } from '../../common/session/session-attention';
+
+/** What of a session's panes the windows are told (a change of it is a session change). */
+function panesSignature(attention: Attention | undefined): string {
+    return attention?.panes?.map(p => `${p.agent}:${p.state}`).join(',') ?? '';
+}
 
 export type { PtyLike, SessionAttachment } from './hosted-session';
 
@@ -127,6 +136,11 @@ export interface SupervisorOptions {
 
 /** A session quiet this long has its screen looked at for an agent's prompt. */
 export const PROMPT_QUIET_MS = 1_500;
+/**
+ * A multi-agent session's panes are looked at this often while its screen changes: one agent working
+ * keeps the stream busy, so another waiting at its prompt is never behind a quiet spell.
+ */
+export const PANE_LOOK_MS = 2_000;
 
 /**
  * Hosts sandy sessions: foreground sandy on a PTY (stopped with the spec's escalation to the process
@@ -168,7 +182,9 @@ export class PtySupervisor {
         this.promptDetector = o.promptDetector;
         this.attentionTicker = setInterval(() => {
             for (const session of this.sessions.values()) {
-                this.lookForPrompt(session);
+                if (!this.lookAtPanes(session)) {
+                    this.lookForPrompt(session);
+                }
                 this.attentionMayHaveChanged(session);
             }
         }, o.attentionTickMs ?? ATTENTION_TICK_MS);
@@ -802,8 +818,78 @@ export class PtySupervisor {
         });
     }
 
+    /**
+     * A multi-agent session (`SANDY_AGENT=claude,codex`): its screen split into sandy's panes
+     * (tmux-panes.ts) and each pane looked at on its own — its agent's prompt, whether it changed —
+     * every {@link PANE_LOOK_MS} while output comes (or a pane still counts as working). False when
+     * the session is not one, or its screen is not that layout: the whole screen is looked at instead.
+     */
+    protected lookAtPanes(session: HostedSession): boolean {
+        const detector = this.promptDetector;
+        const agents = agentsOf(session.info.agent);
+        if (!detector || agents.length < 2) {
+            return false;
+        }
+        const now = this.now();
+        const last = session.activity.current.lastOutputAt;
+        const stale = last > session.paneLookedAt || session.panes?.some(p => p.state === 'working');
+        if (session.live && session.pty && !session.paneLooking && stale && now - session.paneLookedAt >= PANE_LOOK_MS) {
+            session.paneLooking = true;
+            session.paneLookedAt = now;
+            void session.screen.panes(agents).then(panes => this.panesLookedAt(session, panes, detector), () => undefined)
+                .finally(() => session.paneLooking = false);
+        }
+        return session.panes !== undefined;
+    }
+
+    protected panesLookedAt(session: HostedSession, panes: PaneScreen[] | undefined, detector: NonNullable<SupervisorOptions['promptDetector']>): void {
+        if (!session.live) {
+            return;
+        }
+        const now = this.now();
+        if (!panes) {
+            if (session.panes) {
+                // No longer sandy's layout (a zoomed pane, a pane gone): the whole screen is looked at again.
+                session.panes = undefined;
+                session.paneMemory = [];
+                session.promptLookedAt = 0;
+                session.activity.prompt(false, now);
+                this.attentionMayHaveChanged(session);
+            }
+            return;
+        }
+        const before = session.panes;
+        const waiting: string[] = [];
+        session.panes = panes.map((pane, i) => {
+            const text = pane.lines.join('\n');
+            const memory = session.paneMemory[i];
+            const fresh = !memory || memory.agent !== pane.agent;
+            const changedAt = fresh ? (session.activity.current.lastOutputAt || now) : memory.text !== text ? now : memory.changedAt;
+            session.paneMemory[i] = { agent: pane.agent, text, changedAt };
+            let shown = false;
+            try {
+                shown = detector(pane.lines, pane.agent);
+            } catch {
+                shown = false;
+            }
+            if (shown) {
+                waiting.push(`${i}:${pane.agent}`);
+                const was = before?.[i];
+                return { agent: pane.agent, state: 'waiting' as const, since: was?.agent === pane.agent && was.state === 'waiting' ? was.since : now };
+            }
+            return { agent: pane.agent, state: now - changedAt < WORKING_WINDOW_MS ? 'working' as const : 'idle' as const, since: changedAt };
+        });
+        session.paneMemory.length = panes.length;
+        session.activity.prompt(waiting, now);
+        this.attentionMayHaveChanged(session);
+    }
+
     protected attentionMayHaveChanged(session: HostedSession): void {
-        if (session.live && session.snapshot().attention?.state !== session.reportedAttention) {
+        if (!session.live) {
+            return;
+        }
+        const attention = session.snapshot().attention;
+        if (attention?.state !== session.reportedAttention || panesSignature(attention) !== session.reportedPanes) {
             this.fireChange(session);
         }
     }
@@ -812,6 +898,7 @@ export class PtySupervisor {
     protected reported(session: HostedSession): SessionInfo {
         const info = session.snapshot();
         session.reportedAttention = info.attention?.state;
+        session.reportedPanes = panesSignature(info.attention);
         return info;
     }
 

@@ -2,6 +2,8 @@ import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
+import { sandyPanes } from '../../common/session/tmux-panes';
+import type { PaneScreen, ScreenGrid } from '../../common/session/tmux-panes';
 
 /** Lines of scrollback a reattaching view gets back above the screen. */
 export const REPLAY_SCROLLBACK_LINES = 1000;
@@ -84,6 +86,28 @@ export class ScreenState {
                 lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
             }
             resolve({ cols: this.terminal.cols, rows: this.terminal.rows, lines });
+        }));
+    }
+
+    /**
+     * The panes of sandy's multi-agent window on the visible screen, once everything written so far is
+     * parsed (tmux-panes.ts; undefined when the screen is not that layout). Read by cell, so a wide
+     * character in one pane never shifts another.
+     */
+    panes(agents: readonly string[]): Promise<PaneScreen[] | undefined> {
+        if (this.disposed || agents.length < 2) {
+            return Promise.resolve(undefined);
+        }
+        return new Promise(resolve => this.terminal.write('', () => {
+            const buffer = this.terminal.buffer.active;
+            const line = (y: number) => buffer.getLine(buffer.viewportY + y);
+            const grid: ScreenGrid = {
+                cols: this.terminal.cols,
+                rows: this.terminal.rows,
+                cell: (x, y) => line(y)?.getCell(x)?.getChars() ?? '',
+                text: (y, x0, x1) => line(y)?.translateToString(true, x0, x1) ?? ''
+            };
+            resolve(sandyPanes(grid, agents));
         }));
     }
 

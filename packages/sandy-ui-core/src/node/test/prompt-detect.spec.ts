@@ -7,23 +7,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { detectPrompt, PROMPT_MAX_LINES, PromptKind } from '../../common/session/prompt-detect';
+import { agentScreensRoot } from './agent-screens';
 
-function screensRoot(): string {
-    let dir = __dirname;
-    for (;;) {
-        const candidate = path.join(dir, 'test', 'fixtures', 'agent-screens');
-        if (fs.existsSync(path.join(candidate, 'README.md'))) {
-            return candidate;
-        }
-        const parent = path.dirname(dir);
-        if (parent === dir) {
-            throw new Error(`test/fixtures/agent-screens not found above ${__dirname}`);
-        }
-        dir = parent;
-    }
-}
-
-const ROOT = screensRoot();
+const ROOT = agentScreensRoot();
 const AGENTS = ['claude', 'codex', 'gemini', 'opencode'];
 
 function screen(agent: string, scenario: string): string[] {
