@@ -22,7 +22,7 @@ import { holdsFor } from '../support/poll';
 const QUIET_MS = 3_000;
 
 describe('The attention queue: Needs you, the status bar, Go to the Session That Needs You, do not disturb (end to end)', () => {
-    const OTHERS = ['attn-second', 'attn-third'];
+    const OTHERS = ['attn-second', 'attn-third', 'attn-pair'];
     const suite = useSandyIde({
         label: 'attention',
         seed: ide => {
@@ -30,6 +30,11 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
                 const workspace = path.join(path.dirname(ide.workspace), name);
                 fs.mkdirSync(workspace, { recursive: true });
                 fs.writeFileSync(path.join(workspace, 'README.md'), `# ${name}\n`);
+                if (name === 'attn-pair') {
+                    // Two agents in one session: sandy runs them as two panes of its tmux window.
+                    fs.mkdirSync(path.join(workspace, '.sandy'));
+                    fs.writeFileSync(path.join(workspace, '.sandy', 'config'), 'SANDY_AGENT=claude,codex\n');
+                }
                 return { workspace, addedAt: Date.now() };
             });
             fs.writeFileSync(path.join(ide.dataDir, 'projects.json'), JSON.stringify({ version: 1, projects }, undefined, 2) + '\n');
@@ -217,5 +222,30 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         await app.focusWelcomeTab();
         await holdsFor(async () => await needsYouText(app) === undefined, QUIET_MS, 'a dialog the user has seen is no wait');
     });
-});
 
+    it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named, while the other pane works; the dashboard shows each pane', async function () {
+        this.timeout(240_000);
+        const app = await browser.openApp(ide);
+        const terminal = await openSession(app, 'attn-pair');
+        await app.openSandyView();
+        await terminal.focus();
+        // sandy's window: claude's permission dialog on the left, codex at work on the right.
+        await terminal.enter('later 2 panes claude/permission-bash codex/working');
+        await terminal.waitForText('[later 2s: panes claude/permission-bash codex/working]');
+        await app.focusWelcomeTab();
+        const row = groupRows(app, 'needs-you').first();
+        await app.poll(async () => (await row.locator('.sandy-project-description').textContent())?.startsWith('claude waiting at its prompt'),
+            'the session in Needs you, claude named as the one waiting', { timeout: 30_000 });
+        expect(await row.getAttribute('title')).to.match(/Panes: claude waiting at its prompt · codex (working|idle)/);
+        await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count it');
+        await app.commandPalette().run('Sandy: Show Dashboard');
+        const tile = app.page.locator('.sandy-dashboard-widget button.sandy-dashboard-tile').filter({
+            has: app.page.locator('.sandy-dashboard-project').getByText('attn-pair', { exact: true })
+        });
+        await app.poll(async () => (await tile.locator('.sandy-dashboard-pane').allTextContents()).length === 2, 'the tile\'s panes', { timeout: 30_000 });
+        const panes = await tile.locator('.sandy-dashboard-pane').allTextContents();
+        expect(panes[0]).to.equal('claude waiting at its prompt');
+        expect(panes[1]).to.match(/^codex (working|idle)$/);
+        expect(await tile.locator('.sandy-dashboard-pane-waiting').allTextContents()).to.deep.equal(['claude waiting at its prompt']);
+    });
+});

@@ -48,6 +48,8 @@ const HELP = [
     '                         asks for you while you look elsewhere',
     '  every <s> <command>    run <command> every <s> seconds until the agent ends (steady output)',
     '  show <agent>/<screen>  draw a real agent\'s recorded screen (test/fixtures/agent-screens) and wait',
+    '  panes <agent>/<screen> <agent>/<screen> [...]  sandy\'s multi-agent window (2-4 panes, as its tmux draws',
+    '                         it), each pane one recorded screen, and wait',
     '  bell                   BEL',
     '  echo <text>            print <text>',
     '  env                    print the environment, sorted',
@@ -68,6 +70,49 @@ function truncate(s: string, width: number): string {
         return s + ' '.repeat(width - cps.length);
     }
     return cps.slice(0, Math.max(0, width - 1)).join('') + '\u2026';
+}
+
+/**
+ * The multi-agent window of sandy 1.7.1 as tmux draws it (recorded: test/fixtures/agent-screens/sandy-tmux): the
+ * top row and the left column's border labelled with each pane's agent, a single-line vertical border, the right
+ * column split for a third agent and the left for a fourth (sandy's order: top-left, top-right, bottom-right,
+ * bottom-left), the status bar on the bottom row. Each pane shows the bottom of its agent's recorded screen.
+ */
+export function sandyPanesScreen(panes: ReadonlyArray<{ agent: string; lines: readonly string[] }>, cols: number, rows: number): string {
+    const grid: string[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => ' '));
+    const put = (y: number, x: number, text: string, x1 = cols) => Array.from(text).forEach((c, i) => {
+        if (x + i < x1 && y >= 0 && y < rows) {
+            grid[y][x + i] = c;
+        }
+    });
+    const split = Math.floor((cols - 1) / 2);
+    const bottom = rows - 1;
+    const half = Math.floor(bottom / 2);
+    const border = (y: number, x0: number, x1: number, label: string) => {
+        for (let x = x0; x < x1; x++) {
+            grid[y][x] = '\u2500';
+        }
+        put(y, x0 + 2, ` ${label} `, x1);
+    };
+    const leftSplit = panes.length === 4 ? half : undefined;
+    const rightSplit = panes.length >= 3 ? half : undefined;
+    for (let y = 0; y < bottom; y++) {
+        grid[y][split] = y === 0 ? '\u252c' : y === leftSplit && y === rightSplit ? '\u253c' : y === rightSplit ? '\u251c' : y === leftSplit ? '\u2524' : '\u2502';
+    }
+    const regions = [
+        { x0: 0, x1: split, top: 0, end: leftSplit ?? bottom },
+        { x0: split + 1, x1: cols, top: 0, end: rightSplit ?? bottom },
+        ...(rightSplit !== undefined ? [{ x0: split + 1, x1: cols, top: rightSplit, end: bottom }] : []),
+        ...(leftSplit !== undefined ? [{ x0: 0, x1: split, top: leftSplit, end: bottom }] : [])
+    ];
+    regions.forEach((r, i) => {
+        border(r.top, r.x0, r.x1, panes[i].agent);
+        const height = r.end - r.top - 1;
+        const shown = panes[i].lines.slice(Math.max(0, panes[i].lines.length - height));
+        shown.forEach((line, k) => put(r.top + 1 + k, r.x0, line, r.x1));
+    });
+    put(bottom, 0, ` sandy \u00b7 \u2605 permissive \u00b7 ${panes.map(p => p.agent).join(',')}`);
+    return `${ESC}[H${ESC}[2J` + grid.map((row, y) => `${ESC}[${y + 1};1H${row.join('').trimEnd()}`).join('');
 }
 
 export class FakeTui {
@@ -394,6 +439,19 @@ export class FakeTui {
             case 'echo':
                 this.println(arg);
                 return;
+            case 'panes': {
+                // sandy's multi-agent window (SANDY_AGENT=a,b[,c[,d]]) as its tmux draws it, at this terminal's size:
+                // each pane a real agent's recorded screen (see test/fixtures/agent-screens/sandy-tmux/README.md).
+                const names = arg.trim().split(/\s+/).filter(Boolean);
+                const screens = names.map(n => /^[a-z]+\/[a-z0-9-]+$/.test(n) ? path.join(AGENT_SCREENS, `${n}.txt`) : '');
+                if (names.length < 2 || names.length > 4 || screens.some(f => !f || !fs.existsSync(f))) {
+                    this.println(`panes: give 2 to 4 recorded screens as <agent>/<screen>`);
+                    return;
+                }
+                this.write(sandyPanesScreen(names.map((n, i) => ({ agent: n.split('/')[0], lines: fs.readFileSync(screens[i], 'utf8').replace(/\n$/, '').split('\n') })), this.cols, this.rows));
+                this.noPrompt = true;
+                return;
+            }
             case 'show': {
                 // A real agent's recorded screen (test/fixtures/agent-screens/<agent>/<scenario>.txt), drawn as the
                 // agent drew it: an agent waiting at its own dialog for the IDE's prompt detection.

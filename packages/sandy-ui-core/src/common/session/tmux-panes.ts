@@ -17,7 +17,9 @@
  *      sandy · ★ permissive · claude,codex,gemini       demo · 1 client · daemon · 08:51
  *
  * Only tmux draws the top row and the border column (no pane reaches them), so they decide the
- * layout; an agent printing border-like lines inside its pane cannot move a pane. A screen that is
+ * layout; an agent printing border-like lines inside its pane cannot move a pane. Where tmux and the
+ * backend's xterm may measure a character differently (a combining mark xterm does not know, a wide
+ * character, an emoji), the rest of that row is not read: it could be shifted into the next pane. A screen that is
  * not this layout (a zoomed pane, a pane closed, a user's own split) gives `undefined`: the caller
  * then looks at the whole screen as for one agent.
  */
@@ -30,6 +32,8 @@ export interface ScreenGrid {
     cell(x: number, y: number): string;
     /** Cells `x0` (inclusive) to `x1` (exclusive) of row `y` as text, trailing blanks trimmed. */
     text(y: number, x0: number, x1: number): string;
+    /** A cell's width in columns (2: the left half of a wide character); absent: 1 for every cell. */
+    width?(x: number, y: number): number;
 }
 
 export interface PaneScreen {
@@ -40,6 +44,13 @@ export interface PaneScreen {
     /** The pane's rows, top to bottom (its border excluded). */
     lines: string[];
 }
+
+/**
+ * A cell whose width tmux (the container's wcwidth) and the backend's xterm may disagree on: a combining
+ * mark or format character standing alone (xterm gave it a column tmux did not), a wide cell, or an emoji.
+ * Past such a cell a row's text may sit columns away from where tmux put it — in the next pane.
+ */
+const UNSURE_CELL = /^[\p{M}\p{Cf}]|\p{Extended_Pictographic}/u;
 
 /** At most this many agents share a sandy window. */
 export const MAX_PANES = 4;
@@ -76,10 +87,24 @@ function borderLabel(grid: ScreenGrid, y: number, x0: number, x1: number): strin
     return m ? (m[1] ?? '').trim() : undefined;
 }
 
-function paneLines(grid: ScreenGrid, y0: number, y1: number, x0: number, x1: number): string[] {
+/** Per row, the first column whose width is in doubt (cols when none): the row is trusted only left of it. */
+function trustedWidths(grid: ScreenGrid): number[] {
+    const trusted: number[] = [];
+    for (let y = 0; y < grid.rows; y++) {
+        let x = 0;
+        while (x < grid.cols && !UNSURE_CELL.test(grid.cell(x, y)) && (grid.width?.(x, y) ?? 1) === 1) {
+            x++;
+        }
+        trusted.push(x);
+    }
+    return trusted;
+}
+
+function paneLines(grid: ScreenGrid, trusted: readonly number[], y0: number, y1: number, x0: number, x1: number): string[] {
     const lines: string[] = [];
     for (let y = y0; y < y1; y++) {
-        lines.push(grid.text(y, x0, x1));
+        // What lies past a cell of doubtful width may be another pane's, or this pane's shifted: not read.
+        lines.push(trusted[y] <= x0 ? '' : grid.text(y, x0, Math.min(x1, trusted[y])));
     }
     return lines;
 }
@@ -103,11 +128,16 @@ export function sandyPanes(grid: ScreenGrid, agents: readonly string[]): PaneScr
         return undefined;
     }
     const split = junctions[0];
+    const trusted = trustedWidths(grid);
     let leftSplit: number | undefined;
     let rightSplit: number | undefined;
     for (let y = 1; y < bottom; y++) {
         const c = grid.cell(split, y);
         if (!VERTICAL.has(c)) {
+            if (trusted[y] <= split) {
+                // The left pane's row may have pushed its text onto the border here: no verdict from it.
+                continue;
+            }
             return undefined;
         }
         if (SPLITS_LEFT.has(c)) {
@@ -150,7 +180,7 @@ export function sandyPanes(grid: ScreenGrid, agents: readonly string[]): PaneScr
     return regions.map((r, index) => ({
         agent: named ? labels[index]! : agents[index],
         index,
-        lines: paneLines(grid, r.top + 1, r.end, r.column.x0, r.column.x1)
+        lines: paneLines(grid, trusted, r.top + 1, r.end, r.column.x0, r.column.x1)
     }));
 }
 

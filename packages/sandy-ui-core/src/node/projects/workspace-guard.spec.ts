@@ -164,6 +164,17 @@ describe('checkWorkspace (unit)', () => {
         expect((await refusal(dataDir, { env: {}, ideDataDir: dataDir })).message).to.match(/is the Sandy IDE data folder/);
     });
 
+    it('Attack: a history folder moved out of ~/.local ($XDG_STATE_HOME, $SANDY_IDE_HISTORY_DIR) is refused as a workspace, inside and around', async () => {
+        const state = mkdir(root, 'state');
+        const history = mkdir(root, 'state', 'sandy-ide', 'history');
+        expect((await refusal(history, { env: { XDG_STATE_HOME: state } })).message).to.match(/Sandy IDE history folder/);
+        expect((await refusal(state, { env: { XDG_STATE_HOME: state } })).message).to.match(/Sandy IDE history folder/);
+        const moved = mkdir(root, 'elsewhere', 'hist');
+        expect((await refusal(path.dirname(moved), { env: { SANDY_IDE_HISTORY_DIR: moved } })).message).to.match(/Sandy IDE history folder/);
+        // Without either, the same folders are ordinary projects.
+        expect(await checkWorkspace(state, home, { env: {} })).to.equal(state);
+    });
+
     it('follows a blocked folder that is itself a symlink (~/.aws → /vault/aws) to its real place', async () => {
         const vault = mkdir(root, 'vault', 'aws');
         fs.rmSync(path.join(home, '.aws'), { recursive: true });

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SandyError } from '../../common/sandy/errors';
 import { isStrictlyInside } from '../config/path-inside';
+import { ideHistoryDir } from '../history/history-folder';
 
 /** What a refused workspace should have been: said in every blast-radius refusal. */
 export const OPEN_PROJECT_INSTEAD = 'Open the project folder itself instead, e.g. ~/code/myproject.';
@@ -58,6 +59,8 @@ export interface WorkspaceGuardOptions {
     readonly sandyHome?: string;
     /** The IDE's data folder (projects, approved value hashes). Default: `env.SANDY_IDE_DATA_DIR`. */
     readonly ideDataDir?: string;
+    /** The history folder the host writes (default: {@link ideHistoryDir} of `env`). */
+    readonly historyDir?: string;
     /** Where the defaults above are read. Default: `process.env`. */
     readonly env?: Readonly<Record<string, string | undefined>>;
     /** Compare paths ignoring case (default on macOS and Windows, whose file systems usually do). */
@@ -81,6 +84,11 @@ export function blastRadiusFolders(home: string, options: WorkspaceGuardOptions 
     const dataDir = options.ideDataDir ?? env.SANDY_IDE_DATA_DIR;
     if (dataDir && path.isAbsolute(dataDir)) {
         folders.push({ path: path.resolve(dataDir), label: 'the Sandy IDE data folder', holds: 'the Sandy IDE\'s projects and approval records', insideRefused: true });
+    }
+    // Where the IDE keeps every session's output ($SANDY_IDE_HISTORY_DIR or $XDG_STATE_HOME may move it out of ~/.local).
+    const historyDir = options.historyDir ?? ideHistoryDir(env, home);
+    if (historyDir && path.isAbsolute(historyDir)) {
+        folders.push({ path: path.resolve(historyDir), label: 'the Sandy IDE history folder', holds: 'the output of every session you ran', insideRefused: true });
     }
     return folders;
 }

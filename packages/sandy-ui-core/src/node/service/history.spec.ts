@@ -53,6 +53,21 @@ describe('HistoryCapture: every hosted session\'s output kept on the host (unit,
         expect(logs).to.deep.equal([]);
     });
 
+    it('a session that ends as the IDE quits has its record finished before close() returns (the folder can go right after)', async () => {
+        const capture = new HistoryCapture(path.join(root, 'history'), { supervisor, log: m => logs.push(m) });
+        const info = launch();
+        pty.emit('last words\r\n');
+        pty.exit(0);
+        await ended(info.id);
+        // No wait between the end and the quit: the record's last write is still under way.
+        await capture.close();
+        const records = fs.readdirSync(path.join(root, 'history')).filter(n => n.endsWith('.json'));
+        expect(records).to.have.length(1);
+        const record = JSON.parse(fs.readFileSync(path.join(root, 'history', records[0]), 'utf8'));
+        expect(record).to.include({ exitCode: 0 });
+        expect(record.endedAt, 'the end is on disk when close() returns').to.be.a('number');
+    });
+
     it('keeps nothing with a cap of 0 MB; a window\'s junk query or offset is no filter and no crash', async () => {
         const capture = new HistoryCapture(path.join(root, 'history'), { supervisor, log: m => logs.push(m) });
         capture.setCapMegabytes(0);

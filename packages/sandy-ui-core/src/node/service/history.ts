@@ -20,6 +20,8 @@ export interface HistoryCaptureDeps {
  */
 export class HistoryCapture implements DisposableLike {
     protected readonly recording = new Map<string, { recorder: HistoryRecorder; data: DisposableLike }>();
+    /** Records being ended (their last write and the record's end): {@link close} waits for them too. */
+    protected readonly ending = new Set<Promise<void>>();
     protected history: SessionHistory;
     protected capMb: number;
     protected readonly subscription: DisposableLike;
@@ -47,10 +49,12 @@ export class HistoryCapture implements DisposableLike {
             if (current) {
                 this.recording.delete(info.id);
                 current.data.dispose();
-                void current.recorder.end({
+                const ended = current.recorder.end({
                     endedAt: info.endedAt ?? Date.now(), exitCode: info.exitCode,
                     endReason: info.endReason ?? (info.signal ? `signal ${info.signal}` : undefined)
-                });
+                }).catch(() => undefined);
+                this.ending.add(ended);
+                void ended.finally(() => this.ending.delete(ended));
             }
             return;
         }
@@ -96,15 +100,18 @@ export class HistoryCapture implements DisposableLike {
         return this.history.remove(id);
     }
 
-    /** The IDE quits: what each running session wrote so far is kept (its record says it did not end here). */
+    /**
+     * The IDE quits: what each running session wrote so far is kept (its record says it did not end
+     * here), and the records of sessions that ended while it quit are finished before it returns.
+     */
     async close(): Promise<void> {
         this.subscription.dispose();
         const open = [...this.recording.values()];
         this.recording.clear();
-        await Promise.all(open.map(({ recorder, data }) => {
+        await Promise.all([...open.map(({ recorder, data }) => {
             data.dispose();
             return recorder.dispose();
-        }));
+        }), ...this.ending]);
     }
 
     dispose(): void {

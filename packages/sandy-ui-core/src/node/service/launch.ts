@@ -18,6 +18,12 @@ import { ProjectsService } from './projects';
 import { SESSION_MODE_WHY } from '../../common/host/labels';
 
 /** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
+/** The value of a `--agent LIST` among a launch's arguments, if any. */
+function agentOverride(args: readonly string[]): string | undefined {
+    const i = args.lastIndexOf('--agent');
+    return i >= 0 && typeof args[i + 1] === 'string' && !args[i + 1].startsWith('-') ? args[i + 1] : undefined;
+}
+
 const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
 
 /** What {@link SandyLauncher.prepareLaunch} leaves: ready to spawn, or the outcome to return instead. */
@@ -78,7 +84,8 @@ export class SandyLauncher {
                 env: this.launchEnv(),
                 cols: request.cols,
                 rows: request.rows,
-                agent: launchConfig.agent,
+                // `--agent LIST` overrides SANDY_AGENT for this run (sandy's schema): the session runs those agents.
+                agent: agentOverride(args) ?? launchConfig.agent,
                 outputObserver: approved && this.approvals.gateResponder(workspace, approved, report).observe
             });
         } catch (e) {

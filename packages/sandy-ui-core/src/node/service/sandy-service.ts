@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { ideHistoryDir } from '../history/history-folder';
 import * as os from 'os';
 import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
@@ -71,18 +72,7 @@ export function ideDataDir(env: NodeJS.ProcessEnv = process.env, home: string = 
     return env.SANDY_IDE_DATA_DIR || path.join(home, '.sandy-ide');
 }
 
-/**
- * Session history outside the IDE's data folder (Theia watches its configuration folder, which is the
- * data folder, recursively): `$SANDY_IDE_HISTORY_DIR`, else `$XDG_STATE_HOME/sandy-ide/history` (only
- * an absolute path counts, as the XDG base directory rules say), else `~/.local/state/sandy-ide/history`.
- */
-export function ideHistoryDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-    if (env.SANDY_IDE_HISTORY_DIR && path.isAbsolute(env.SANDY_IDE_HISTORY_DIR)) {
-        return env.SANDY_IDE_HISTORY_DIR;
-    }
-    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
-    return path.join(state, 'sandy-ide', 'history');
-}
+export { ideHistoryDir };
 
 /**
  * The host-neutral sandy service: it owns the PTY supervisor, the shared state poller and the

@@ -80,6 +80,20 @@ describe('Multi-agent sessions: attention per pane (unit, recorded tmux streams)
         expect(panes(id)).to.match(/^claude:\w+ codex:waiting gemini:waiting$/);
     });
 
+    it('Attack: a screen that stops being the layout (an agent breaking a border, a zoomed pane) does not end a known wait', async () => {
+        const { id } = launch('claude,codex');
+        pty.emit(sandyTmuxRecording('two-claude-permission', 'raw'));
+        await until(() => supervisor.get(id)!.attention?.state === 'needs-you', 'claude waiting');
+        // The border column gone from one row (as a width trick or a zoom would leave it).
+        now += PANE_LOOK_MS;
+        pty.emit('\x1b[20;60H' + 'x'.repeat(20));
+        now += PANE_LOOK_MS * 5;
+        pty.emit('\x1b[21;60H' + 'y'.repeat(20));
+        await new Promise(r => setTimeout(r, 100));
+        expect(supervisor.get(id)!.attention).to.deep.include({ state: 'needs-you', waitingFor: 'prompt' });
+        expect(panes(id)).to.equal('claude:waiting codex:idle');
+    });
+
     it('a screen that is not sandy\'s layout falls back to the whole screen (no panes reported)', async () => {
         const { id } = launch('claude,codex');
         pty.emit('\x1b[2J\x1b[Hjust a shell, no tmux\r\n');

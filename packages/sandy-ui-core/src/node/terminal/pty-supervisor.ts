@@ -831,6 +831,11 @@ export class PtySupervisor {
             return false;
         }
         const now = this.now();
+        if (!session.pty && session.panes) {
+            // Detached (no attach client): the panes' states are not known any more.
+            session.panes = undefined;
+            session.paneMemory = [];
+        }
         const last = session.activity.current.lastOutputAt;
         const stale = last > session.paneLookedAt || session.panes?.some(p => p.state === 'working');
         if (session.live && session.pty && !session.paneLooking && stale && now - session.paneLookedAt >= PANE_LOOK_MS) {
@@ -848,12 +853,10 @@ export class PtySupervisor {
         }
         const now = this.now();
         if (!panes) {
-            if (session.panes) {
-                // No longer sandy's layout (a zoomed pane, a pane gone): the whole screen is looked at again.
-                session.panes = undefined;
-                session.paneMemory = [];
-                session.promptLookedAt = 0;
-                session.activity.prompt(false, now);
+            // Not the layout now (a pane zoomed, a pane gone): what was seen stands — a wait ends only by
+            // the pane's own look or by the user seeing it — but work seen long ago is no longer work.
+            if (session.panes?.some(p => p.state === 'working' && now - (p.since ?? 0) >= WORKING_WINDOW_MS)) {
+                session.panes = session.panes.map(p => p.state === 'working' && now - (p.since ?? 0) >= WORKING_WINDOW_MS ? { ...p, state: 'idle' as const } : p);
                 this.attentionMayHaveChanged(session);
             }
             return;

@@ -105,7 +105,8 @@ export class ScreenState {
                 cols: this.terminal.cols,
                 rows: this.terminal.rows,
                 cell: (x, y) => line(y)?.getCell(x)?.getChars() ?? '',
-                text: (y, x0, x1) => line(y)?.translateToString(true, x0, x1) ?? ''
+                text: (y, x0, x1) => line(y)?.translateToString(true, x0, x1) ?? '',
+                width: (x, y) => line(y)?.getCell(x)?.getWidth() ?? 1
             };
             resolve(sandyPanes(grid, agents));
         }));

@@ -102,6 +102,45 @@ describe('sandy\'s multi-agent window, pane by pane (unit, recorded tmux screens
     });
 });
 
+describe('Attack: an agent\'s characters that tmux and xterm measure differently (unit, recorded stream + hostile bytes)', () => {
+    // U+1AB0 (a combining mark newer than xterm's Unicode 6 tables): tmux adds it to the cell before,
+    // the backend's xterm gives it a column of its own — every pair shifts the rest of the row by one.
+    const shifted = (pairs: number) => 'a\u1ab0'.repeat(pairs);
+
+    async function panesAfter(name: string, agents: string[], hostile: string): Promise<PaneScreen[] | undefined> {
+        const screen = new ScreenState(COLS, ROWS, () => undefined);
+        try {
+            screen.write(sandyTmuxRecording(name, 'raw'));
+            screen.write(hostile);
+            return await screen.panes(agents);
+        } finally {
+            screen.dispose();
+        }
+    }
+
+    it('claude\'s pane pushes "│esc to interrupt" onto the border and into codex\'s pane: codex still waits', async () => {
+        // Row 24 (codex's last row, under its dialog): 20 pairs (40 columns to xterm, 20 to tmux) + 27 spaces land the │ on the border.
+        const panes = await panesAfter('three-codex-permission', ['claude', 'codex', 'gemini'], `\x1b[24;1H${shifted(20)}${' '.repeat(27)}\u2502esc to interrupt`);
+        expect(panes?.map(p => p.agent)).to.deep.equal(['claude', 'codex', 'gemini']);
+        expect(detectPrompt(panes![1].lines, 'codex')?.kind, 'codex\'s dialog is still seen').to.equal('permission');
+        expect(panes![1].lines.join('\n')).not.to.include('esc to interrupt');
+    });
+
+    it('a row shifted past the border does not make the layout unrecognisable', async () => {
+        const panes = await panesAfter('two-claude-permission', ['claude', 'codex'], `\x1b[10;1H${shifted(3)}${'-'.repeat(66)}`);
+        expect(panes?.map(p => p.agent)).to.deep.equal(['claude', 'codex']);
+        expect(detectPrompt(panes![0].lines, 'claude')?.kind).to.equal('permission');
+    });
+
+    it('the real agents\' dialogs are still read: their arrows, bullets and frames are not in doubt', () => {
+        for (const c of CASES) {
+            const panes = sandyPanes(gridOfLines(recordedLines(c.name), COLS), c.agents)!;
+            const waiting = panes.filter(p => detectPrompt(p.lines, p.agent)).map(p => p.agent);
+            expect(waiting, c.name).to.deep.equal(Object.keys(c.waiting));
+        }
+    });
+});
+
 describe('agentsOf: the session\'s agents from SANDY_AGENT (unit)', () => {
     it('names in order, each once, at most four; nothing else', () => {
         expect(agentsOf('claude,codex')).to.deep.equal(['claude', 'codex']);
