@@ -22,15 +22,17 @@ import { holdsFor } from '../support/poll';
 const QUIET_MS = 3_000;
 
 describe('The attention queue: Needs you, the status bar, Go to the Session That Needs You, do not disturb (end to end)', () => {
-    const OTHERS = ['attn-second', 'attn-third', 'attn-pair'];
+    const OTHERS = ['attn-second', 'attn-third'];
+    /** A project whose .sandy/config runs two agents (the multi-agent test only). */
+    const PAIR = 'attn-pair';
     const suite = useSandyIde({
         label: 'attention',
         seed: ide => {
-            const projects = OTHERS.map(name => {
+            const projects = [...OTHERS, PAIR].map(name => {
                 const workspace = path.join(path.dirname(ide.workspace), name);
                 fs.mkdirSync(workspace, { recursive: true });
                 fs.writeFileSync(path.join(workspace, 'README.md'), `# ${name}\n`);
-                if (name === 'attn-pair') {
+                if (name === PAIR) {
                     // Two agents in one session: sandy runs them as two panes of its tmux window.
                     fs.mkdirSync(path.join(workspace, '.sandy'));
                     fs.writeFileSync(path.join(workspace, '.sandy', 'config'), 'SANDY_AGENT=claude,codex\n');
@@ -226,7 +228,7 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
     it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named, while the other pane works; the dashboard shows each pane', async function () {
         this.timeout(240_000);
         const app = await browser.openApp(ide);
-        const terminal = await openSession(app, 'attn-pair');
+        const terminal = await openSession(app, PAIR);
         await app.openSandyView();
         await terminal.focus();
         // sandy's window: claude's permission dialog on the left, codex at work on the right.
@@ -240,7 +242,7 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count it');
         await app.commandPalette().run('Sandy: Show Dashboard');
         const tile = app.page.locator('.sandy-dashboard-widget button.sandy-dashboard-tile').filter({
-            has: app.page.locator('.sandy-dashboard-project').getByText('attn-pair', { exact: true })
+            has: app.page.locator('.sandy-dashboard-project').getByText(PAIR, { exact: true })
         });
         await app.poll(async () => (await tile.locator('.sandy-dashboard-pane').allTextContents()).length === 2, 'the tile\'s panes', { timeout: 30_000 });
         const panes = await tile.locator('.sandy-dashboard-pane').allTextContents();
