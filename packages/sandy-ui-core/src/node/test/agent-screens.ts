@@ -1,20 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { repoFixtureFolder } from './sandy-fixtures';
 
-/** test/fixtures/agent-screens (README there), found above the compiled spec. */
+/** test/fixtures/agent-screens (README there). */
 export function agentScreensRoot(): string {
-    let dir = __dirname;
-    for (;;) {
-        const candidate = path.join(dir, 'test', 'fixtures', 'agent-screens');
-        if (fs.existsSync(path.join(candidate, 'README.md'))) {
-            return candidate;
-        }
-        const parent = path.dirname(dir);
-        if (parent === dir) {
-            throw new Error(`test/fixtures/agent-screens not found above ${__dirname}`);
-        }
-        dir = parent;
-    }
+    return repoFixtureFolder('agent-screens', 'README.md');
 }
 
 /** A recording of sandy's multi-agent window (sandy-tmux/README.md): its raw tmux stream, or its visible rows. */

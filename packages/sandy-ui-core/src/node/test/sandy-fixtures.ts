@@ -21,20 +21,25 @@ export interface SandyFixture {
     exitCode: number;
 }
 
-/** test/fixtures/sandy-1.7.1, found by walking up from this file (works from src/ and lib/). */
-export function fixturesRoot(): string {
+/** `test/fixtures/<folder>` (the one holding `marker`), found by walking up from this file (works from src/ and lib/). */
+export function repoFixtureFolder(folder: string, marker: string): string {
     let dir = __dirname;
     for (;;) {
-        const candidate = path.join(dir, 'test', 'fixtures', 'sandy-1.7.1');
-        if (fs.existsSync(path.join(candidate, 'INDEX.md'))) {
+        const candidate = path.join(dir, 'test', 'fixtures', folder);
+        if (fs.existsSync(path.join(candidate, marker))) {
             return candidate;
         }
         const parent = path.dirname(dir);
         if (parent === dir) {
-            throw new Error(`test/fixtures/sandy-1.7.1 not found above ${__dirname}`);
+            throw new Error(`test/fixtures/${folder} not found above ${__dirname}`);
         }
         dir = parent;
     }
+}
+
+/** test/fixtures/sandy-1.7.1. */
+export function fixturesRoot(): string {
+    return repoFixtureFolder('sandy-1.7.1', 'INDEX.md');
 }
 
 /** Minimal POSIX-shell word splitting: '…', "…", backslash escapes. Enough for cmd.txt. */
