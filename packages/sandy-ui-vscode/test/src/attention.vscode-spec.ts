@@ -133,4 +133,30 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
         await dnd.first().waitFor({ state: 'detached', timeout: 30_000 });
         await bench.runCommand('Sandy: Stop');
     });
+
+    it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named in the Sessions view; the dashboard shows each pane', async () => {
+        // The project now runs two agents: sandy draws them as two panes of its tmux window.
+        fs.mkdirSync(path.join(project, '.sandy'), { recursive: true });
+        fs.writeFileSync(path.join(project, '.sandy', 'config'), 'SANDY_AGENT=claude,codex\n');
+        await bench.clickProjectRow(PROJECT);
+        await bench.waitForTab(isTab, 'the sandy terminal tab');
+        const terminal = await bench.visibleWebview('terminal');
+        await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${project}`), { message: 'the agent\'s screen', timeout: 60_000 });
+        await typeInTerminal(page, terminal, 'later 2 panes claude/permission-bash codex/working');
+        await poll(async () => (await terminalText(terminal)).includes('[later 2s: panes claude/permission-bash codex/working]'), { message: 'the agent to schedule it' });
+        await lookElsewhere();
+        await poll(async () => (await sessionsRows()).some(r => r.startsWith(`${PROJECT} session: claude waiting at its prompt`)),
+            { message: 'the session in Needs you, claude named as the one waiting', timeout: 30_000 }).catch(async e => {
+            throw new Error(`${(e as Error).message}; the Sessions view's rows: ${JSON.stringify(await sessionsRows())}`);
+        });
+        await poll(async () => await needsYou() === '1 needs you', { message: 'the status bar to count it' });
+        await bench.runCommand('Sandy: Show Dashboard');
+        const dashboard = await bench.visibleWebview('dashboard', 60_000);
+        const panes = dashboard.locator('button.sandy-dashboard-tile .sandy-dashboard-pane');
+        await poll(async () => (await panes.count()) === 2, { message: 'the tile\'s two panes', timeout: 30_000 });
+        const texts = await panes.allTextContents();
+        expect(texts[0]).to.equal('claude waiting at its prompt');
+        expect(texts[1]).to.match(/^codex (working|idle)$/);
+        expect(await dashboard.locator('.sandy-dashboard-pane-waiting').allTextContents()).to.deep.equal(['claude waiting at its prompt']);
+    });
 });
