@@ -131,7 +131,10 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
 
         await dnd.first().click();
         await dnd.first().waitFor({ state: 'detached', timeout: 30_000 });
+        // Stop acts on the sandy tab in front (with another editor in front it would ask which session).
+        await bench.clickTab(isTab);
         await bench.runCommand('Sandy: Stop');
+        await bench.waitForNotification(`Sandy: ${PROJECT} stopped.`);
     });
 
     it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named in the Sessions view; the dashboard shows each pane', async () => {
