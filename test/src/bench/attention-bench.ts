@@ -155,7 +155,9 @@ export async function benchAttention(report: Report, backend: Backend, s: Scratc
     for (let i = 1; i <= LATENCY_TRIALS; i++) {
         const marker = `bench-attention-${i}`;
         await showTab(page, target);
-        await type(page, `later 1.5 osc9 ${marker}`);
+        // Emitted once the dashboard is surely in front: an OSC 9 while its tab is still seen is rightly no wait
+        // (the latency counts from the emit, so the delay is not in it; 1.5 s was too short after the flood sections).
+        await type(page, `later 4 osc9 ${marker}`);
         await page.evaluate(() => {
             const w = window as unknown as { __needsYouAt?: number };
             w.__needsYouAt = undefined;
