@@ -19,7 +19,7 @@ import { SESSION_MODE_WHY } from '../../common/host/labels';
 
 /** sandy arguments a launch may carry; introspection and maintenance flags have their own calls. */
 /** The value of a `--agent LIST` among a launch's arguments, if any. */
-function agentOverride(args: readonly string[]): string | undefined {
+export function agentOverride(args: readonly string[]): string | undefined {
     const i = args.lastIndexOf('--agent');
     return i >= 0 && typeof args[i + 1] === 'string' && !args[i + 1].startsWith('-') ? args[i + 1] : undefined;
 }
