@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ActivityTracker, Attention, attentionOf, compareAttention, SeenSessions, WORKING_WINDOW_MS } from './session-attention';
+import { ActivityTracker, Attention, attentionOf, compareAttention, paneAttentionOf, SeenSessions, WORKING_WINDOW_MS } from './session-attention';
 import type { SessionInfo } from './session-types';
 
 type Ended = Pick<SessionInfo, 'status' | 'exitCode' | 'signal' | 'endReason' | 'endedAt'>;
@@ -102,3 +102,11 @@ describe('ActivityTracker: an agent waiting at its own prompt (unit)', () => {
     });
 });
 
+
+describe('paneAttentionOf: one pane of a multi-agent session (unit)', () => {
+    it('waiting while its agent waits; else working within the window of its last change, then idle by the clock alone', () => {
+        expect(paneAttentionOf({ agent: 'codex', waitingSince: 500, changedAt: 900 }, 1000)).to.deep.equal({ agent: 'codex', state: 'waiting', since: 500 });
+        expect(paneAttentionOf({ agent: 'claude', changedAt: 1000 }, 1000 + WORKING_WINDOW_MS - 1).state).to.equal('working');
+        expect(paneAttentionOf({ agent: 'claude', changedAt: 1000 }, 1000 + WORKING_WINDOW_MS)).to.deep.equal({ agent: 'claude', state: 'idle', since: 1000 });
+    });
+});

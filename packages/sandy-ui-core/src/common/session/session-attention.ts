@@ -44,6 +44,23 @@ export interface PaneAttention {
     since?: number;
 }
 
+/** What the backend observed of one pane when it last looked at it. */
+export interface PaneFacts {
+    agent: string;
+    /** Since when its agent waits at its prompt; undefined: not waiting. */
+    waitingSince?: number;
+    /** When its text last changed. */
+    changedAt: number;
+}
+
+/** A pane's state now: as {@link attentionOf} for a session, working turns idle by the clock alone. */
+export function paneAttentionOf(pane: PaneFacts, now: number): PaneAttention {
+    if (pane.waitingSince !== undefined) {
+        return { agent: pane.agent, state: 'waiting', since: pane.waitingSince };
+    }
+    return { agent: pane.agent, state: now - pane.changedAt < WORKING_WINDOW_MS ? 'working' : 'idle', since: pane.changedAt };
+}
+
 /** Exit codes of a sandy that ended because it was asked to (SIGINT, SIGTERM delivered to it: CONTRACT §6.5). */
 const ASKED_TO_END = new Set([130, 143]);
 

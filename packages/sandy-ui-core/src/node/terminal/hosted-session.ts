@@ -1,6 +1,6 @@
 import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
 import { FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
-import { ActivityTracker, attentionOf, AttentionState, PaneAttention } from '../../common/session/session-attention';
+import { ActivityTracker, attentionOf, AttentionState, PaneFacts, paneAttentionOf } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { ScreenState } from './screen-state';
 
@@ -52,10 +52,11 @@ export class HostedSession {
     now: () => number = Date.now;
     /** The last output after which the screen was looked at for an agent's prompt. */
     promptLookedAt = 0;
-    /** A multi-agent session's panes as last looked at (undefined: one agent, or its screen is not sandy's layout). */
-    panes: PaneAttention[] | undefined;
-    /** Per pane: its agent, its text when last looked at and when that text last changed. */
-    paneMemory: Array<{ agent: string; text: string; changedAt: number }> = [];
+    /**
+     * A multi-agent session's panes as last looked at, each with its text then (undefined: one agent, or
+     * its screen has not been sandy's layout); their states are derived from these at each snapshot.
+     */
+    panes: Array<PaneFacts & { text: string }> | undefined;
     /** When the panes were last looked at, and whether a look is under way. */
     paneLookedAt = 0;
     paneLooking = false;
@@ -90,9 +91,10 @@ export class HostedSession {
     /** The session as the windows see it: its info with where it stands for the user now. */
     snapshot(): SessionInfo {
         const facts = this.activity.current;
-        const attention = attentionOf(this.info, facts, this.now());
+        const now = this.now();
+        const attention = attentionOf(this.info, facts, now);
         if (this.panes && this.live) {
-            attention.panes = this.panes.map(p => ({ ...p }));
+            attention.panes = this.panes.map(p => paneAttentionOf(p, now));
         }
         return { ...this.info, attention, lastOutputAt: facts.lastOutputAt || undefined };
     }

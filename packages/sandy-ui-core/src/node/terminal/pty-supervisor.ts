@@ -12,7 +12,6 @@ import type { DiscoveredDaemon, SessionDiscovery } from '../../common/session/se
 import { isRecordedSandy } from './process-identity';
 import { agentsOf } from '../../common/session/tmux-panes';
 import type { PaneScreen } from '../../common/session/tmux-panes';
-import { WORKING_WINDOW_MS } from '../../common/session/session-attention';
 import type { Attention } from '../../common/session/session-attention';
 
 /** What of a session's panes the windows are told (a change of it is a session change). */
@@ -821,7 +820,7 @@ export class PtySupervisor {
     /**
      * A multi-agent session (`SANDY_AGENT=claude,codex`): its screen split into sandy's panes
      * (tmux-panes.ts) and each pane looked at on its own — its agent's prompt, whether it changed —
-     * every {@link PANE_LOOK_MS} while output comes (or a pane still counts as working). False when
+     * every {@link PANE_LOOK_MS} while output comes (a pane's working turns idle by the clock). False when
      * the session is not one, or its screen is not that layout: the whole screen is looked at instead.
      */
     protected lookAtPanes(session: HostedSession): boolean {
@@ -831,14 +830,12 @@ export class PtySupervisor {
             return false;
         }
         const now = this.now();
-        if (!session.pty && session.panes) {
+        if (!session.pty) {
             // Detached (no attach client): the panes' states are not known any more.
             session.panes = undefined;
-            session.paneMemory = [];
         }
-        const last = session.activity.current.lastOutputAt;
-        const stale = last > session.paneLookedAt || session.panes?.some(p => p.state === 'working');
-        if (session.live && session.pty && !session.paneLooking && stale && now - session.paneLookedAt >= PANE_LOOK_MS) {
+        const changed = session.activity.current.lastOutputAt > session.paneLookedAt;
+        if (session.live && session.pty && !session.paneLooking && changed && now - session.paneLookedAt >= PANE_LOOK_MS) {
             session.paneLooking = true;
             session.paneLookedAt = now;
             void session.screen.panes(agents).then(panes => this.panesLookedAt(session, panes, detector), () => undefined)
@@ -854,21 +851,14 @@ export class PtySupervisor {
         const now = this.now();
         if (!panes) {
             // Not the layout now (a pane zoomed, a pane gone): what was seen stands — a wait ends only by
-            // the pane's own look or by the user seeing it — but work seen long ago is no longer work.
-            if (session.panes?.some(p => p.state === 'working' && now - (p.since ?? 0) >= WORKING_WINDOW_MS)) {
-                session.panes = session.panes.map(p => p.state === 'working' && now - (p.since ?? 0) >= WORKING_WINDOW_MS ? { ...p, state: 'idle' as const } : p);
-                this.attentionMayHaveChanged(session);
-            }
+            // the pane's own look or by the user seeing it.
             return;
         }
         const before = session.panes;
         const waiting: string[] = [];
         session.panes = panes.map((pane, i) => {
             const text = pane.lines.join('\n');
-            const memory = session.paneMemory[i];
-            const fresh = !memory || memory.agent !== pane.agent;
-            const changedAt = fresh ? (session.activity.current.lastOutputAt || now) : memory.text !== text ? now : memory.changedAt;
-            session.paneMemory[i] = { agent: pane.agent, text, changedAt };
+            const was = before?.[i]?.agent === pane.agent ? before[i] : undefined;
             let shown = false;
             try {
                 shown = detector(pane.lines, pane.agent);
@@ -877,12 +867,14 @@ export class PtySupervisor {
             }
             if (shown) {
                 waiting.push(`${i}:${pane.agent}`);
-                const was = before?.[i];
-                return { agent: pane.agent, state: 'waiting' as const, since: was?.agent === pane.agent && was.state === 'waiting' ? was.since : now };
             }
-            return { agent: pane.agent, state: now - changedAt < WORKING_WINDOW_MS ? 'working' as const : 'idle' as const, since: changedAt };
+            return {
+                agent: pane.agent,
+                text,
+                changedAt: !was ? (session.activity.current.lastOutputAt || now) : was.text !== text ? now : was.changedAt,
+                waitingSince: shown ? was?.waitingSince ?? now : undefined
+            };
         });
-        session.paneMemory.length = panes.length;
         session.activity.prompt(waiting, now);
         this.attentionMayHaveChanged(session);
     }
