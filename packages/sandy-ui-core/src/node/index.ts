@@ -33,3 +33,4 @@ export * from './host/private-file';
 export { main as runCli, formatState, formatSchema, formatValidation, formatSweep, USAGE } from './cli/cli';
 export type { DoctorCheck, CliIo } from './cli/cli';
 export * from './history/session-history';
+export * from './history/history-folder';

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { PtySupervisor } from '../terminal/pty-supervisor';
 import { ScriptedPty } from '../test/scripted-pty';
 import { HistoryCapture } from './history';
-import { ideHistoryDir } from './sandy-service';
+import { ideHistoryDir } from '../history/history-folder';
 
 describe('HistoryCapture: every hosted session\'s output kept on the host (unit, scripted PTYs)', () => {
     let root: string;

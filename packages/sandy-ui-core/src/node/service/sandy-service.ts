@@ -1,5 +1,4 @@
 import { createHash } from 'crypto';
-import { ideHistoryDir } from '../history/history-folder';
 import * as os from 'os';
 import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
@@ -55,7 +54,7 @@ export interface SandyServiceOptions {
     dataDir?: string;
     /**
      * Where every session's output is kept (issue 11's history). Default: `<dataDir>/history`. A host
-     * whose editor watches the data folder passes {@link ideHistoryDir}: the logs grow with every line an
+     * whose editor watches the data folder passes `ideHistoryDir()` (node/history/history-folder.ts): the logs grow with every line an
      * agent prints, and each write would be a file event for every window.
      */
     historyDir?: string;
@@ -71,8 +70,6 @@ export interface SandyServiceOptions {
 export function ideDataDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
     return env.SANDY_IDE_DATA_DIR || path.join(home, '.sandy-ide');
 }
-
-export { ideHistoryDir };
 
 /**
  * The host-neutral sandy service: it owns the PTY supervisor, the shared state poller and the
