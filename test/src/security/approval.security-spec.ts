@@ -138,8 +138,8 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
 });
 
 describe('Security: after sandy\'s "Launching" line nothing is answered for the agent', () => {
-    // The fake holds 2 s before its Dockerfile and symlink gates, as a slow image build would.
-    const suite = useSandyIde({ label: 'sec-approval-late', env: { FAKE_SANDY_GATE_DELAY_MS: '2000' } });
+    // The fake holds 5 s before its Dockerfile and symlink gates, as a slow image build would.
+    const suite = useSandyIde({ label: 'sec-approval-late', env: { FAKE_SANDY_GATE_DELAY_MS: '5000' } });
 
     // Two guards hold here: the tab stops watching at sandy's "Launching … sandbox" line, and at any
     // prompt it re-checks the files (the link is gone). Each is also unit-tested alone (launch-gates.spec).
@@ -157,8 +157,11 @@ describe('Security: after sandy\'s "Launching" line nothing is answered for the 
         await view.decide('approve');
         await view.waitForClosed();
         // The link goes away while sandy is held, so sandy never asks about it: that approval stays unused.
-        fs.rmSync(link);
+        // Only once sandy runs: removed before, the launch's own re-check sees a changed set of gates and
+        // rightly asks again (what an earlier version of this test raced into, about one run in seven).
         const terminal = await app.terminal(ide.projectName);
+        await terminal.waitForText('Creating new sandbox', 60_000);
+        fs.rmSync(link);
         await terminal.waitForText("type 'help' for commands", 60_000);
         // The agent draws sandy's symlink prompt for exactly the approved entry and waits for a "y".
         await terminal.enter(`raw [sandy] Symlinks that point outside the workspace:\\n[sandy]   notes -> ${ide.home}/notes\\n`
