@@ -58,7 +58,8 @@ await Promise.all([
             settings: path.join(pkgDir, 'src', 'webview', 'app', 'settings-main.ts'),
             dashboard: path.join(pkgDir, 'src', 'webview', 'app', 'dashboard-main.ts'),
             history: path.join(pkgDir, 'src', 'webview', 'app', 'history-main.ts'),
-            'history-viewer': path.join(pkgDir, 'src', 'webview', 'app', 'history-viewer-main.ts')
+            'history-viewer': path.join(pkgDir, 'src', 'webview', 'app', 'history-viewer-main.ts'),
+            wizard: path.join(pkgDir, 'src', 'webview', 'app', 'wizard-main.ts')
         },
         outdir: path.join(dist, 'webview'),
         platform: 'browser',
@@ -67,7 +68,7 @@ await Promise.all([
         loader: { '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.svg': 'file', '.png': 'file' }
     })
 ]);
-for (const f of ['extension.js', 'webview/terminal.js', 'webview/terminal.css', 'webview/approval.js', 'webview/approval.css', 'webview/settings.js', 'webview/settings.css', 'webview/dashboard.js', 'webview/dashboard.css', 'webview/history.js', 'webview/history.css', 'webview/history-viewer.js', 'webview/history-viewer.css']) {
+for (const f of ['extension.js', 'webview/terminal.js', 'webview/terminal.css', 'webview/approval.js', 'webview/approval.css', 'webview/settings.js', 'webview/settings.css', 'webview/dashboard.js', 'webview/dashboard.css', 'webview/history.js', 'webview/history.css', 'webview/history-viewer.js', 'webview/history-viewer.css', 'webview/wizard.js', 'webview/wizard.css']) {
     if (!fs.existsSync(path.join(dist, f))) {
         throw new Error(`build: ${f} was not produced`);
     }

@@ -10,6 +10,7 @@ import { FallbackTerminals } from './fallback-terminal';
 import { ApprovalPanels } from './approval-panel';
 import { SettingsPanels } from './settings-panel';
 import { DashboardPanels } from './dashboard-panel';
+import { WizardPanels } from './wizard-panel';
 import { HistoryPanels } from './history-panel';
 import { ProjectsTree, CONTEXT_GUEST, GUEST_LAUNCH_COMMAND, OPEN_ROW_COMMAND, plainProject, PROJECTS_VIEW_ID } from './projects-tree';
 import { SandyStatusBar } from './status-bar';
@@ -17,7 +18,7 @@ import { SessionsTree } from './sessions-tree';
 import { registerSandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
-import { ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
+import { offerWizardAtStart, ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 import type { ApprovalRequest } from '@sandy-ui/core/common';
 import { showError, vscodeHostUi } from './messages';
 import { withGitSafety } from '@sandy-ui/core/node';
@@ -115,6 +116,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
         onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
     });
     context.subscriptions.push(history, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_HISTORY.id, () => history.show()));
+    const wizard = new WizardPanels({
+        service: state.service, ui: vscodeHostUi,
+        openSettings: key => settings.open(undefined, key, 'global'),
+        launch: workspace => commands.launchFolder(workspace),
+        showSession: session => (terminals?.tabs ?? fallback!).attach(session),
+        addProject: () => commands.addProject(),
+        sessions: () => state.liveSessions,
+        onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
+    });
+    context.subscriptions.push(wizard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.GET_STARTED.id, () => wizard.show()));
+    // Get Started opens by itself at the first start and whenever sandy is missing (core's offerWizardAtStart).
+    void state.service.getOnboarding().then(snapshot => {
+        if (offerWizardAtStart(snapshot.state, snapshot.sandyFound)) {
+            wizard.show();
+        }
+    }, e => log.warn(`sandy: Get Started state unreadable: ${e instanceof Error ? e.message : String(e)}`));
     const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
     context.subscriptions.push(tree, vscode.commands.registerCommand(OPEN_ROW_COMMAND, () => {
         const selected = tree.selected;

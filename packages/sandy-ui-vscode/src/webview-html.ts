@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Messenger, MessageSet, Protocol } from '@sandy-ui/core/common';
 
 /** The bundles a webview page loads: dist/webview/<name>.js and .css (esbuild output). */
-export type WebviewBundle = 'terminal' | 'approval' | 'settings' | 'dashboard' | 'history' | 'history-viewer';
+export type WebviewBundle = 'terminal' | 'approval' | 'settings' | 'dashboard' | 'history' | 'history-viewer' | 'wizard';
 
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
     return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');

@@ -69,6 +69,13 @@ export interface SandyIdeOptions {
     trustWorkspace?: boolean;
     /** More user settings (`~/.sandy-ide/settings.json`), e.g. `{ 'sandy.sessionMode': 'foreground' }`. */
     settings?: Record<string, unknown>;
+    /**
+     * Default true: this HOME has been through Get Started (`~/.sandy-ui/onboarding.json` says finished), so
+     * the wizard does not open by itself while sandy is found. False: a newcomer's fresh HOME.
+     */
+    onboarded?: boolean;
+    /** Folders put first on the backend's PATH (after the scratch HOME exists), e.g. `~/.local/bin` where sandy's installer puts sandy. */
+    pathPrepend?: (ide: SandyIde) => string[];
 }
 
 /**
@@ -518,6 +525,10 @@ export class SandyIde {
             ...this.options.settings,
             ...this.options.trustWorkspace === false ? {} : { 'security.workspace.trust.trustedFolders': [pathToFileURL(this.workspace).toString()] }
         }, undefined, 4));
+        if (this.options.onboarded ?? true) {
+            fs.mkdirSync(path.join(this.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
+            fs.writeFileSync(path.join(this.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
+        }
         resetResultsDir();
         this.options.seed?.(this);
     }
@@ -538,7 +549,7 @@ export class SandyIde {
         Object.assign(env, {
             HOME: this.home,
             TMPDIR: path.join(this.root, 'tmp'),
-            PATH: searchPath.join(path.delimiter),
+            PATH: [...this.options.pathPrepend?.(this) ?? [], ...searchPath].join(path.delimiter),
             SANDY_IDE_DATA_DIR: this.dataDir,
             // The IDE polls sandy's state every second, so state changes show up quickly.
             SANDY_IDE_POLL_MS: '1000',

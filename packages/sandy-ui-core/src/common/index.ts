@@ -62,3 +62,8 @@ export * from './session/dashboard-controller';
 export * from './session/history-controller';
 export * from './session/prompt-detect';
 export * from './session/tmux-panes';
+export * from './onboarding/prerequisites';
+export * from './onboarding/onboarding-state';
+export * from './onboarding/onboarding-dto';
+export * from './onboarding/wizard-controller';
+export * from './onboarding/wizard-labels';

@@ -3,6 +3,7 @@ import '@xterm/xterm/css/xterm.css';
 import '@sandy-ui/core/css/terminal.css';
 import '@sandy-ui/core/css/approval.css';
 import '@sandy-ui/core/css/settings.css';
+import '@sandy-ui/core/css/wizard.css';
 import '@sandy-ui/core/css/dashboard.css';
 import '@sandy-ui/core/css/history.css';
 import { ContainerModule } from '@theia/core/shared/inversify';
@@ -29,6 +30,7 @@ import { CommandContribution } from '@theia/core';
 import { SandyApprovalService, SandyApprovalWidget, SANDY_APPROVAL_WIDGET_FACTORY_ID } from './sandy-approval';
 import { SandySettingsWidget, SandySettingsWidgetOptions, SANDY_SETTINGS_WIDGET_FACTORY_ID } from './sandy-settings-widget';
 import { SandyDashboardWidget, SANDY_DASHBOARD_WIDGET_ID } from './sandy-dashboard-widget';
+import { SandyWizardWidget, SANDY_WIZARD_WIDGET_ID } from './sandy-wizard-widget';
 import { SandyHistoryWidget, SANDY_HISTORY_WIDGET_ID } from './sandy-history-widget';
 import { SandyHistoryViewerOptions, SandyHistoryViewerWidget, SANDY_HISTORY_VIEWER_FACTORY_ID } from './sandy-history-viewer-widget';
 import { bindSandyBranding } from './branding/sandy-branding';
@@ -94,6 +96,13 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(WidgetFactory).toDynamicValue(ctx => ({
         id: SANDY_DASHBOARD_WIDGET_ID,
         createWidget: () => ctx.container.createChild().get(SandyDashboardWidget)
+    })).inSingletonScope();
+
+    // One Get Started wizard per window.
+    bind(SandyWizardWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: SANDY_WIZARD_WIDGET_ID,
+        createWidget: () => ctx.container.createChild().get(SandyWizardWidget)
     })).inSingletonScope();
 
     // One History list per window; a viewer tab per record (opened again on the same record: revealed).

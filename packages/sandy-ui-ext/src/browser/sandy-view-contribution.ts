@@ -3,7 +3,7 @@ import {
     AbstractViewContribution, codicon, FrontendApplicationContribution, KeybindingContribution, KeybindingRegistry, WidgetManager, ApplicationShell
 } from '@theia/core/lib/browser';
 import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
-import { CommandRegistry, CommandService, MenuModelRegistry } from '@theia/core';
+import { CommandRegistry, CommandService, ILogger, MenuModelRegistry } from '@theia/core';
 import { PreferenceScope, PreferenceService } from '@theia/core/lib/common/preferences';
 import { OPEN_SETTINGS_TOOLTIP, ProjectCommands } from '@sandy-ui/core/common';
 import type { SettingsScope } from '@sandy-ui/core/common';
@@ -18,6 +18,8 @@ import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyProjectCommands } from './sandy-project-commands';
 import { openSandyDashboard } from './sandy-dashboard-widget';
 import { openSandyHistory } from './sandy-history-widget';
+import { openSandyWizard } from './sandy-wizard-widget';
+import { offerWizardAtStart } from '@sandy-ui/core/common';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -28,6 +30,8 @@ const REVEAL_PROJECTS_VIEW = 'sandy.internal.revealProjectsView';
 @injectable()
 export class SandyViewContribution extends AbstractViewContribution<SandyProjectsWidget> implements TabBarToolbarContribution, KeybindingContribution, FrontendApplicationContribution {
     @inject(SandyProjectCommands) protected readonly projects: SandyProjectCommands;
+    @inject(SandyService) protected readonly service: SandyService;
+    @inject(ILogger) protected readonly logger: ILogger;
 
     constructor() {
         super({
@@ -39,9 +43,22 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         });
     }
 
-    /** The Sandy view is part of the default layout (activity bar), like the Explorer. */
+    /** The Sandy view is part of the default layout (activity bar), like the Explorer; at the first start it is the one shown. */
     async initializeLayout(): Promise<void> {
-        await this.openView({ activate: false, reveal: false });
+        await this.openView({ activate: false, reveal: true });
+    }
+
+    /** Get Started opens by itself at the first start and whenever sandy is missing (core's offerWizardAtStart). */
+    async onDidInitializeLayout(): Promise<void> {
+        try {
+            const snapshot = await this.service.getOnboarding();
+            if (offerWizardAtStart(snapshot.state, snapshot.sandyFound)) {
+                await openSandyWizard(this.widgetManager, this.shell);
+            }
+        } catch (e) {
+            // The backend is unreachable (the Sandy view says so), or the tab could not open.
+            this.logger.warn(`sandy: Get Started could not open: ${e instanceof Error ? e.message : String(e)}`);
+        }
     }
 
     override registerCommands(registry: CommandRegistry): void {
@@ -64,6 +81,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerCommand(SandyCommands.TOGGLE_DO_NOT_DISTURB, { execute: () => p.toggleDoNotDisturb() });
         registry.registerCommand(SandyCommands.SHOW_DASHBOARD, { execute: () => openSandyDashboard(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.SHOW_HISTORY, { execute: () => openSandyHistory(this.widgetManager, this.shell) });
+        registry.registerCommand(SandyCommands.GET_STARTED, { execute: () => openSandyWizard(this.widgetManager, this.shell) });
         registry.registerCommand({ id: REVEAL_PROJECTS_VIEW }, { execute: () => this.openView({ activate: true, reveal: true }) });
     }
 
@@ -134,7 +152,7 @@ export function bindSandyProjectCommands(bind: interfaces.Bind): void {
 }
 
 /** The settings editor tab of a workspace (Project and Global) or of Global alone, scrolled to `key`. */
-async function openSettingsEditor(widgets: WidgetManager, shell: ApplicationShell, workspace: string | undefined, key?: string, scope?: SettingsScope): Promise<void> {
+export async function openSettingsEditor(widgets: WidgetManager, shell: ApplicationShell, workspace: string | undefined, key?: string, scope?: SettingsScope): Promise<void> {
     const widget = await widgets.getOrCreateWidget<SandySettingsWidget>(SANDY_SETTINGS_WIDGET_FACTORY_ID, { workspace });
     if (!widget.isAttached) {
         await shell.addWidget(widget, { area: 'main' });

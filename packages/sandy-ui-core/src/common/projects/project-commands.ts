@@ -6,7 +6,7 @@ import type { SandyService } from '../service/service-protocol';
 import { toProblem } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import type { SessionTabs, SessionTab } from '../terminal/session-tabs';
-import { clearForLaunch, LaunchClearance, launchProject } from '../session/launch-flow';
+import { clearForLaunch, LaunchClearance, launchProject, LaunchProjectHost } from '../session/launch-flow';
 import {
     ADD_PROJECT_ACTION, runFailureText, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
     noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
@@ -141,9 +141,18 @@ export class ProjectCommands {
 
     /** Launch: pick a project if none, reveal its running session, else pre-flight, then open its tab. */
     async launch(arg?: unknown): Promise<void> {
+        await launchProject(isProject(arg) ? arg : undefined, this.launchHost(placeholder => this.pickProject(placeholder)));
+    }
+
+    /** Launch sandy in a folder that need not be a project (the Get Started wizard's test session), through the same flow. */
+    launchFolder(workspace: string): Promise<void> {
+        return launchProject({ workspacePath: workspace }, this.launchHost(() => Promise.resolve(undefined)));
+    }
+
+    protected launchHost(pickProject: (placeholder: string) => Promise<{ workspacePath?: string } | undefined>): LaunchProjectHost {
         const { tabs, ui } = this.ports;
-        await launchProject(isProject(arg) ? arg : undefined, {
-            pickProject: placeholder => this.pickProject(placeholder),
+        return {
+            pickProject,
             revealExisting: async workspace => {
                 const live = this.liveSessions().find(s => s.workspace === workspace);
                 if (live) {
@@ -154,7 +163,7 @@ export class ProjectCommands {
             clearForLaunch: workspace => this.clearForLaunch(workspace),
             open: (workspace, clearance) => tabs.openForWorkspace(workspace, clearance),
             error: message => void ui.error(message)
-        });
+        };
     }
 
     /**

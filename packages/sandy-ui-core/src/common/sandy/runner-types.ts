@@ -22,6 +22,8 @@ export interface RunOptions {
     env?: Record<string, string>;
     /** Cancels the run; the process group is killed. */
     signal?: AbortSignal;
+    /** Each chunk as it comes (a build's progress); the result still holds all of it. */
+    onOutput?: (chunk: Uint8Array, stream: 'stdout' | 'stderr') => void;
 }
 
 export interface SandyRunner {

@@ -6,6 +6,9 @@ import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot
 import type { TerminalNotification } from '../terminal/osc-dispatch';
 import type { HistoryChunk, HistoryQuery, HistoryRecord } from '../session/history-types';
 import type { DashboardSnapshot } from '../session/dashboard-types';
+import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../onboarding/onboarding-dto';
+import type { OnboardingState } from '../onboarding/onboarding-state';
+import type { PrerequisiteReport } from '../onboarding/prerequisites';
 import { isSandyError } from '../sandy/errors';
 
 /**
@@ -184,14 +187,32 @@ export interface SandyService {
     removeHistory(id: string): Promise<boolean>;
     /** The Sessions dashboard: a tile per session (attention, CPU/memory from Docker, a plain-text thumbnail of its screen). */
     dashboard(): Promise<DashboardSnapshot>;
+    /** The Get Started wizard's remembered state and what it needs to start (its throwaway workspace made). */
+    getOnboarding(): Promise<OnboardingSnapshot>;
+    /** Remember the wizard's state (`~/.sandy-ui/onboarding.json`); returns it as stored. */
+    saveOnboarding(state: OnboardingState): Promise<OnboardingState>;
+    /** The prerequisite checks, now (sandy looked for again when it was missing). */
+    prerequisites(): Promise<PrerequisiteReport>;
+    /** sandy's agents, each with the credentials found for it on this machine (never their values). */
+    agentChoices(): Promise<AgentChoice[]>;
+    /** Values for `~/.sandy/config` taken from the user's existing agent setup (`~/.claude/settings.json`'s model). */
+    settingsBootstrap(): Promise<BootstrapProposal[]>;
+    /** Starts `sandy --build-only` in the wizard's workspace (one at a time); its progress. */
+    startImageBuild(): Promise<ImageBuildProgress>;
+    /** The last image build's progress. */
+    imageBuild(): Promise<ImageBuildProgress>;
 }
 
-/** Every method of {@link SandyService} (the compiler keeps this complete): for proxies and adapters. */
+/**
+ * Every method of {@link SandyService} (the compiler keeps this complete): for proxies and adapters.
+ * No name may start with `on` or `notify`: Theia's RPC proxy sends those as notifications and the
+ * caller gets `undefined` back (a spec holds this).
+ */
 export const SANDY_SERVICE_METHODS = Object.keys({
     configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
     rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
-    dashboard: 0
+    dashboard: 0, getOnboarding: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 
 /** The methods a connection answers for its own window; the rest are the shared service's. */

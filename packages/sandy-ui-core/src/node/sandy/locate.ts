@@ -8,9 +8,10 @@ import { isSandyError, SandyError } from '../../common/sandy/errors';
 import { SandyRunner } from '../../common/sandy/runner-types';
 import { SandyEnvOptions } from './env';
 import { ProcessSandyRunner } from './runner';
+import { SANDY_INSTALL_COMMAND } from '../../common/projects/project-labels';
 
 /** sandy's installer (README "Install"); what every not-found message offers. */
-export const SANDY_INSTALL_COMMAND = 'curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash';
+export { SANDY_INSTALL_COMMAND };
 
 /** Where a candidate path came from. */
 export type SandyCandidateSource = 'configured' | 'PATH' | 'fallback';

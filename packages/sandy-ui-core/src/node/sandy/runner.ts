@@ -150,6 +150,7 @@ export class ProcessSandyRunner implements SandyRunner {
                     return;
                 }
                 chunks.push(chunk);
+                options.onOutput?.(chunk, stream);
             };
             child.stdout!.on('data', collect(out, 'stdout'));
             child.stderr!.on('data', collect(err, 'stderr'));

@@ -33,6 +33,11 @@ import { LaunchApprovals } from './approvals';
 import { PreparedLaunch, SandyLauncher } from './launch';
 import { SettingsService } from './settings';
 import { SandboxMaintenance } from './maintenance';
+import { OnboardingService } from './onboarding';
+import { OnboardingStore, onboardingDir } from '../onboarding/onboarding-store';
+import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
+import type { OnboardingState } from '../../common/onboarding/onboarding-state';
+import type { PrerequisiteReport } from '../../common/onboarding/prerequisites';
 import { SessionDashboard, STATS_TIMEOUT_MS } from './dashboard';
 import { DockerReadClient } from '../sandy/docker-client';
 import type { DashboardSnapshot } from '../../common/session/dashboard-types';
@@ -58,6 +63,8 @@ export interface SandyServiceOptions {
      * agent prints, and each write would be a file event for every window.
      */
     historyDir?: string;
+    /** The Get Started wizard's folder (its state, its throwaway workspace). Default: `~/.sandy-ui`. */
+    onboardingDir?: string;
     /** Poll cadence while a view shows sandy state. Default: `$SANDY_IDE_POLL_MS` or 5 s. */
     visiblePollMs?: number;
     /** Where "see the log" points a user, e.g. 'See the backend log for details.'. */
@@ -102,6 +109,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected readonly launcher: SandyLauncher;
     protected readonly settings: SettingsService;
     protected readonly maintenance: SandboxMaintenance;
+    protected readonly onboardingPart: OnboardingService;
     protected started = false;
     /** The sessions each window shows to the user now ({@link setSeen}). */
     protected readonly seen = new SeenSessions();
@@ -146,6 +154,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.launcher = new SandyLauncher(this.ctx, this.discovery, this.approvals, this.projects, parts);
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
+        this.onboardingPart = new OnboardingService(this.ctx, this.discovery, new OnboardingStore(options.onboardingDir ?? onboardingDir(this.home, env)));
         this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
         this.history = new HistoryCapture(options.historyDir ?? path.join(this.dataDir, 'history'), {
             supervisor: this.supervisor,
@@ -472,6 +481,36 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
 
     removeHistory(id: string): Promise<boolean> {
         return this.history.remove(id);
+    }
+
+    // ---- the Get Started wizard ---------------------------------------------------------------
+
+    getOnboarding(): Promise<OnboardingSnapshot> {
+        return this.onboardingPart.getOnboarding();
+    }
+
+    saveOnboarding(state: OnboardingState): Promise<OnboardingState> {
+        return this.onboardingPart.saveOnboarding(state);
+    }
+
+    prerequisites(): Promise<PrerequisiteReport> {
+        return this.onboardingPart.prerequisites();
+    }
+
+    agentChoices(): Promise<AgentChoice[]> {
+        return this.onboardingPart.agentChoices();
+    }
+
+    settingsBootstrap(): Promise<BootstrapProposal[]> {
+        return this.onboardingPart.settingsBootstrap();
+    }
+
+    startImageBuild(): Promise<ImageBuildProgress> {
+        return this.onboardingPart.startImageBuild();
+    }
+
+    imageBuild(): Promise<ImageBuildProgress> {
+        return this.onboardingPart.imageBuild();
     }
 
     // ---- the dashboard ------------------------------------------------------------------------

@@ -1,0 +1,142 @@
+import * as path from 'path';
+import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
+import { OnboardingState } from '../../common/onboarding/onboarding-state';
+import { PrerequisiteReport } from '../../common/onboarding/prerequisites';
+import { agentDescription, credentialFindingText, decideCredentials } from '../../common/onboarding/credentials';
+import { BuildTimelineParser, buildTimelineText } from '../../common/onboarding/build-timeline';
+import { evaluateCompat } from '../../common/sandy/compat';
+import { stripAnsi } from '../../common/session/daemon-output';
+import { proposeClaudeBootstrap } from '../onboarding/claude-bootstrap';
+import { probeCredentials } from '../onboarding/credential-probe';
+import { OnboardingStore } from '../onboarding/onboarding-store';
+import { checkPrerequisites, findOnPath, shellQuote } from '../onboarding/prerequisites';
+import { ProcessSandyRunner } from '../sandy/runner';
+import { ServiceContext } from './service-context';
+import { SandyDiscovery } from './sandy-discovery';
+
+/** The longest a first build may take (sandy's base image alone can take many minutes on a slow link). */
+const BUILD_TIMEOUT_MS = 60 * 60_000;
+/** The raw log kept for "Show the raw log": its tail. */
+const MAX_LOG_CHARS = 256 * 1024;
+
+/**
+ * The Get Started wizard's backend: its state file, the prerequisite checks, the agents and their
+ * credentials, the settings bootstrap, and the image build (`sandy --build-only` in the wizard's own
+ * throwaway workspace, never a project, one at a time, with the same whitelisted environment as
+ * every sandy the service runs).
+ */
+export class OnboardingService {
+    protected build: { progress: ImageBuildProgress; parser?: BuildTimelineParser; running?: Promise<void> } = { progress: { state: 'idle', lines: [], log: '' } };
+
+    constructor(
+        protected readonly ctx: ServiceContext,
+        protected readonly discovery: SandyDiscovery,
+        protected readonly store: OnboardingStore,
+        protected readonly platform: NodeJS.Platform = process.platform
+    ) { }
+
+    async getOnboarding(): Promise<OnboardingSnapshot> {
+        const [state, status, firstSessionWorkspace] = await Promise.all([this.store.read(), this.discovery.ensureLocated(), this.store.firstSessionWorkspace()]);
+        return { state, sandyFound: status.found, platform: this.platform, firstSessionWorkspace };
+    }
+
+    saveOnboarding(state: OnboardingState): Promise<OnboardingState> {
+        return this.store.write(state);
+    }
+
+    async prerequisites(): Promise<PrerequisiteReport> {
+        const status = await this.discovery.ensureLocated();
+        const located = this.discovery.located;
+        return checkPrerequisites({
+            sandy: located ? { located } : { problem: status.problem ?? { code: 'not-found', message: 'sandy was not found.', hint: '' } },
+            compat: located ? evaluateCompat({ sandyVersion: located.fullVersion, schemaVersion: status.schemaVersion, schemaFailed: status.found && status.schemaVersion === undefined }) : undefined,
+            env: this.ctx.processEnv, home: this.ctx.home, sandyHome: this.discovery.launchSandyHome, platform: this.platform
+        });
+    }
+
+    async agentChoices(): Promise<AgentChoice[]> {
+        await this.discovery.ensureLocated();
+        const { schema } = this.discovery.schemaInput();
+        const facts = await probeCredentials({
+            home: this.ctx.home, env: this.discovery.baseEnv(), sandyHome: this.discovery.launchSandyHome, platform: this.platform
+        }, schema.agents);
+        const claude = await findOnPath('claude', this.ctx.processEnv.PATH);
+        return decideCredentials(schema.agents, facts).map(c => {
+            const agent = schema.agents.find(a => a.name === c.agent);
+            const probes = agent?.credentials?.probe_order ?? [];
+            return {
+                name: c.agent,
+                description: agentDescription(c.agent),
+                found: c.found.map(f => credentialFindingText(c.agent, f)),
+                recommended: c.recommended,
+                fix: c.fix || c.explanation,
+                // The probes that are sandy config keys of type secret: what the settings editor's secret field writes.
+                secretKeys: probes.filter(p => schema.config.privileged_keys.some(k => k.name === p && k.type === 'secret')),
+                ...(c.agent === 'claude' && claude ? { loginCommand: `${shellQuote(claude)} /login` } : {})
+            };
+        });
+    }
+
+    async settingsBootstrap(): Promise<BootstrapProposal[]> {
+        return (await proposeClaudeBootstrap({ home: this.ctx.home, sandyHome: this.discovery.launchSandyHome })).map(p => ({ ...p }));
+    }
+
+    imageBuild(): Promise<ImageBuildProgress> {
+        return Promise.resolve(this.progress());
+    }
+
+    async startImageBuild(): Promise<ImageBuildProgress> {
+        if (this.build.running) {
+            return this.progress();
+        }
+        await this.discovery.ensureLocated();
+        const located = this.discovery.located;
+        if (!located) {
+            const problem = this.discovery.sandyStatus.problem;
+            this.build = { progress: { state: 'failed', lines: [], log: '', error: problem ? `${problem.message} ${problem.hint}`.trim() : 'sandy was not found.' } };
+            return this.progress();
+        }
+        const workspace = await this.store.firstSessionWorkspace();
+        const parser = new BuildTimelineParser(() => Date.now());
+        const progress: ImageBuildProgress = { state: 'running', startedAt: Date.now(), lines: [], log: '' };
+        this.build = { progress, parser };
+        const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+        const decoder = new TextDecoder();
+        this.build.running = runner.run(['--build-only'], {
+            cwd: workspace, timeoutMs: BUILD_TIMEOUT_MS,
+            onOutput: chunk => {
+                const text = decoder.decode(chunk, { stream: true });
+                parser.push(text);
+                progress.log = (progress.log + stripAnsi(text)).slice(-MAX_LOG_CHARS);
+            }
+        }).then(result => {
+            parser.end(result.exitCode);
+            progress.exitCode = result.exitCode;
+            progress.state = result.exitCode === 0 ? 'done' : 'failed';
+            if (result.exitCode !== 0) {
+                const timeline = parser.timeline();
+                progress.error = timeline.error ?? (result.timedOut ? 'the build took longer than an hour and was stopped.' : lastLine(result.stderr) ?? `sandy exited with ${result.exitCode ?? result.signal}.`);
+            }
+        }, e => {
+            parser.end(undefined);
+            progress.state = 'failed';
+            const problem = this.ctx.problemOf(e);
+            progress.error = `${problem.message} ${problem.hint}`.trim();
+        }).finally(() => {
+            progress.endedAt = Date.now();
+            this.build.running = undefined;
+            this.ctx.logger.info(`sandy: image build in ${path.basename(workspace)} ended: ${progress.state}`);
+        });
+        return this.progress();
+    }
+
+    protected progress(): ImageBuildProgress {
+        const { progress, parser } = this.build;
+        const lines = parser ? buildTimelineText(parser.timeline(), Date.now()) : progress.lines;
+        return { ...progress, lines };
+    }
+}
+
+function lastLine(text: string): string | undefined {
+    return stripAnsi(text).split('\n').map(l => l.trim()).filter(Boolean).pop()?.slice(0, 300);
+}
