@@ -354,6 +354,52 @@ export function notLaunchedText(reason: string): string {
     return `Not launched: ${reason}`;
 }
 
+// ---- Add Project's one summary, and the project's `.sandy/` (common/projects/project-commands.ts)
+
+export const CREATE_SANDY_FOLDER_ACTION = 'Create .sandy/config';
+export const COPY_SANDY_FOLDER_ACTION = 'Copy from a Project…';
+export const COPY_SANDY_FOLDER_PLACEHOLDER = 'Copy the .sandy/ settings of which project?';
+export const COPY_SECRETS_TITLE = 'Also copy .secrets?';
+
+/**
+ * Add Project's one notification: what Launch's pre-flight will say (the same verdict, so Add Project
+ * never promises an approval Launch then refuses), sandy's warnings, and whether it has its own `.sandy/`.
+ */
+export function addProjectSummaryText(name: string, outcome: {
+    warnings: readonly string[]; launch?: { kind: 'ready' | 'approve' | 'refuse' | 'compat'; lines: readonly string[] }; hasSandyFolder?: boolean;
+}): string {
+    const parts: string[] = [];
+    const launch = outcome.launch;
+    if (launch?.kind === 'refuse') {
+        parts.push(`Added ${name}, but Launch will refuse it: ${launch.lines.join(' ')}`);
+    } else if (launch?.kind === 'approve') {
+        parts.push(`Added ${name}. Its settings set privileged keys (${launch.lines.join(', ')}): Launch shows them for your approval first.`);
+    } else if (launch?.kind === 'compat') {
+        parts.push(`Added ${name}. ${launch.lines.join(' ')}`.trim());
+    } else {
+        parts.push(`Added ${name}.`);
+    }
+    if (outcome.warnings.length) {
+        parts.push(`sandy says: ${outcome.warnings.join('; ')}.`);
+    }
+    if (outcome.hasSandyFolder === false) {
+        parts.push('It has no .sandy/ settings of its own: sandy uses your global ones there.');
+    }
+    return `Sandy: ${parts.join(' ')}`;
+}
+
+export function createSandyFolderTitle(name: string): string {
+    return `Create .sandy/ in ${name}?`;
+}
+
+export function sandyFolderCreatedText(name: string, created: readonly string[]): string {
+    return `Sandy: created ${created.map(f => `.sandy/${f.split(/[\\/]/).pop()}`).join(' and ')} in ${name}.`;
+}
+
+export function copySecretsText(from: string): string {
+    return `${from} also has .sandy/.secrets (API keys and tokens). Copy it too? Its values are secrets: only copy them where the same keys should apply.`;
+}
+
 /** A warning sandy gave with a launch (`--validate-config`). */
 export function launchWarningText(workspace: string, warning: string): string {
     return `Sandy (${workspaceLabel(workspace)}): ${warning}`;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { DerivedProject } from './project-state';
 import type { SessionInfo } from '../session/session-types';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
-import type { AddProjectOutcome, RunOutcome } from '../service/service-protocol';
+import type { AddProjectOutcome, SandyFolderPlan, RunOutcome } from '../service/service-protocol';
 import type { HostUi, PickItem } from '../host/host-ui';
 import type { SessionTab } from '../terminal/session-tabs';
 import type { LaunchClearance } from '../session/launch-flow';
@@ -53,6 +53,7 @@ class World {
     removeResult: RunOutcome = { ok: true, stdout: '', stderr: '' };
     revoked = true;
     stopped: SessionInfo | undefined;
+    folderPlan: SandyFolderPlan = { lines: ['Creates .sandy/config'], secretsAvailable: false };
 
     protected async call<T>(method: keyof ProjectCommandsService | 'refresh', what: string, result: T): Promise<T> {
         this.log.push(what);
@@ -69,7 +70,9 @@ class World {
         rebuildSandbox: ws => this.call('rebuildSandbox', `rebuild ${ws}`, { ok: true, stdout: '', stderr: '' }),
         removeSandbox: ws => this.call('removeSandbox', `removeSandbox ${ws}`, this.removeResult),
         revokeApproval: ws => this.call('revokeApproval', `revoke ${ws}`, this.revoked),
-        stop: id => this.call('stop', `stop ${id}`, this.stopped)
+        stop: id => this.call('stop', `stop ${id}`, this.stopped),
+        planSandyFolder: (ws, source) => this.call('planSandyFolder', `plan ${ws} ${JSON.stringify(source)}`, this.folderPlan),
+        createSandyFolder: (ws, source) => this.call('createSandyFolder', `create ${ws} ${JSON.stringify(source)}`, { ...this.folderPlan, created: [`${ws}/.sandy/config`] })
     };
 
     readonly state = {
@@ -81,7 +84,7 @@ class World {
 
     readonly ui: HostUi = {
         info: async (m, ...actions) => { this.log.push(`info ${m}${actions.length ? ` [${actions.join('|')}]` : ''}`); return actions.length ? this.answer : undefined; },
-        warn: async m => { this.log.push(`warn ${m}`); return undefined; },
+        warn: async (m, ...actions) => { this.log.push(`warn ${m}${actions.length ? ` [${actions.join('|')}]` : ''}`); return actions.length ? this.answer : undefined; },
         error: async m => { this.log.push(`error ${m}`); return undefined; },
         confirm: async o => { this.log.push(`confirm ${o.title}: ${o.message} [${o.ok}]`); return this.confirmed; },
         pick: async <T>(items: PickItem<T>[], placeholder: string) => {
@@ -189,7 +192,7 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             await w.commands.launch();
             expect(w.log).to.deep.equal([
                 'info Sandy: no projects yet. [Add Project]',
-                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new', 'refresh', 'revealView'
+                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new', 'refresh', 'revealView', 'info Sandy: Added new.'
             ]);
             w.log.length = 0;
             w.answer = undefined;
@@ -354,12 +357,64 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
     });
 
     describe('add project, refresh', () => {
-        it('adds the picked folder, says its warnings, refreshes and shows the Projects view', async () => {
-            w.addOutcome = { workspace: '/home/u/new', warnings: ['unknown key SANDY_FOO'] };
+        it('adds the picked folder, refreshes, shows the Projects view, then says everything in one notification', async () => {
+            w.addOutcome = { workspace: '/home/u/new', warnings: ['unknown key SANDY_FOO', 'SANDY_CPUS: not a number'], launch: { kind: 'ready', lines: [] }, hasSandyFolder: true };
             await w.commands.addProject();
             expect(w.log).to.deep.equal([
-                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new',
-                'warn Sandy (new): unknown key SANDY_FOO', 'refresh', 'revealView'
+                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new', 'refresh', 'revealView',
+                'warn Sandy: Added new. sandy says: unknown key SANDY_FOO; SANDY_CPUS: not a number.'
+            ]);
+        });
+
+        it('says the verdict Launch will reach: a refusal is a refusal, not "requires approval"', async () => {
+            w.addOutcome = {
+                workspace: '/home/u/new', warnings: [], hasSandyFolder: true,
+                launch: { kind: 'refuse', lines: ['SANDY_ALLOW_LAN_HOSTS=0.0.0.0/0 opens the sandbox to every LAN host. Narrow it to the hosts you need.'] }
+            };
+            await w.commands.addProject();
+            expect(w.log.at(-1)).to.equal('warn Sandy: Added new, but Launch will refuse it: SANDY_ALLOW_LAN_HOSTS=0.0.0.0/0 opens the sandbox to every LAN host. Narrow it to the hosts you need.');
+            w.addOutcome = { workspace: '/home/u/new', warnings: [], hasSandyFolder: true, launch: { kind: 'approve', lines: ['SANDY_SSH'] } };
+            await w.commands.addProject();
+            expect(w.log.at(-1)).to.equal('info Sandy: Added new. Its settings set privileged keys (SANDY_SSH): Launch shows them for your approval first.');
+        });
+
+        it('offers (never forces) a .sandy/: the starter is shown, confirmed, then written', async () => {
+            w.addOutcome = { workspace: '/home/u/new', warnings: [], launch: { kind: 'ready', lines: [] }, hasSandyFolder: false };
+            w.answer = undefined;
+            await w.commands.addProject();
+            expect(w.log.at(-1)).to.equal('info Sandy: Added new. It has no .sandy/ settings of its own: sandy uses your global ones there. [Create .sandy/config|Copy from a Project…]');
+            expect(w.log.some(l => l.startsWith('create '))).to.equal(false);
+            w.log.length = 0;
+            w.answer = 'Create .sandy/config';
+            await w.commands.addProject();
+            expect(w.log.slice(5)).to.deep.equal([
+                'plan /home/u/new {"kind":"starter"}',
+                'confirm Create .sandy/ in new?: Creates .sandy/config [Create .sandy/config]',
+                'create /home/u/new {"kind":"starter"}',
+                'info Sandy: created .sandy/config in new.',
+                'refresh'
+            ]);
+            w.log.length = 0;
+            w.confirmed = false;
+            await w.commands.addProject();
+            expect(w.log.some(l => l.startsWith('create ')), 'declined: nothing written').to.equal(false);
+        });
+
+        it('a copy from another project asks separately before its .secrets are copied', async () => {
+            w.addOutcome = { workspace: '/home/u/new', warnings: [], launch: { kind: 'ready', lines: [] }, hasSandyFolder: false };
+            w.answer = 'Copy from a Project…';
+            w.projects = [project('alpha'), project('new')];
+            w.pickLabel = 'alpha';
+            w.folderPlan = { lines: ['Copies SANDY_AGENT'], secretsAvailable: true };
+            const answers = [true, false];
+            w.ui.confirm = async o => { w.log.push(`confirm ${o.title}`); return answers.shift()!; };
+            await w.commands.addProject();
+            const from = '/home/u/alpha';
+            expect(w.log.filter(l => /^(plan|confirm|create)/.test(l))).to.deep.equal([
+                `plan /home/u/new {"kind":"copy","from":"${from}"}`,
+                'confirm Create .sandy/ in new?',
+                'confirm Also copy .secrets?',
+                `create /home/u/new {"kind":"copy","from":"${from}"}`
             ]);
         });
 

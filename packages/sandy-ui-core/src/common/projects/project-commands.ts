@@ -2,7 +2,7 @@ import type { DerivedProject } from './project-state';
 import type { SessionInfo } from '../session/session-types';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { SettingsScope } from '../settings/settings-dto';
-import type { SandyService } from '../service/service-protocol';
+import type { AddProjectOutcome, SandyFolderSource, SandyService } from '../service/service-protocol';
 import { toProblem } from '../service/service-protocol';
 import type { HostUi } from '../host/host-ui';
 import type { SessionTabs, SessionTab } from '../terminal/session-tabs';
@@ -10,9 +10,10 @@ import { clearForLaunch, LaunchClearance, launchProject, LaunchProjectHost } fro
 import {
     ADD_PROJECT_ACTION, runFailureText, ADD_PROJECT_TITLE, commandFailedText, COPY_PATH_ACTION, NO_PROJECTS_TEXT, NO_SESSION_TO_STOP_TEXT, NO_SESSIONS_TEXT,
     noRunningSessionText, noSandboxToRemoveText, noSandboxYetText, OPEN_IN_NEW_WINDOW_ACTION, PICK_PROJECT_PLACEHOLDER, problemNoticeText,
-    projectPickItem, launchWarningText, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
+    projectPickItem, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
-    SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText
+    SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText, addProjectSummaryText, CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION,
+    COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
 
@@ -72,7 +73,7 @@ export interface ProjectSessionTabs extends SessionTabs {
 
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
-    'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop'>;
+    'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
@@ -256,14 +257,12 @@ export class ProjectCommands {
         if (!folder) {
             return;
         }
+        let outcome: AddProjectOutcome;
         try {
-            const outcome = await service.addProject(folder);
+            outcome = await service.addProject(folder);
             if (outcome.problem) {
                 void ui.error(problemNoticeText(outcome.problem));
                 return;
-            }
-            for (const warning of outcome.warnings) {
-                void ui.warn(launchWarningText(outcome.workspace, warning));
             }
         } catch (e) {
             void ui.error(commandFailedText('adding the project', toProblem(e)));
@@ -271,6 +270,42 @@ export class ProjectCommands {
         }
         await this.refresh();
         await this.ports.projectsView.reveal();
+        // One notification: the launch verdict, sandy's warnings, and (never forced) a .sandy/ to start from.
+        const name = workspaceLabel(outcome.workspace);
+        const actions = outcome.hasSandyFolder === false ? [CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION] : [];
+        const text = addProjectSummaryText(name, outcome);
+        const action = await (outcome.launch?.kind === 'refuse' || outcome.warnings.length ? ui.warn(text, ...actions) : ui.info(text, ...actions));
+        if (action === CREATE_SANDY_FOLDER_ACTION) {
+            await this.makeSandyFolder(outcome.workspace, { kind: 'starter' });
+        } else if (action === COPY_SANDY_FOLDER_ACTION) {
+            const from = await ui.pick(this.ports.state.projects.filter(p => p.workspacePath && p.workspacePath !== outcome.workspace)
+                .map(p => ({ ...projectPickItem(p), value: p.workspacePath! })), COPY_SANDY_FOLDER_PLACEHOLDER);
+            if (from) {
+                await this.makeSandyFolder(outcome.workspace, { kind: 'copy', from });
+            }
+        }
+    }
+
+    /** Shows what would be written, asks, writes (a copy's `.secrets` only after its own question). */
+    protected async makeSandyFolder(workspace: string, source: SandyFolderSource): Promise<void> {
+        const { ui, service } = this.ports;
+        const name = workspaceLabel(workspace);
+        try {
+            const plan = await service.planSandyFolder(workspace, source);
+            if (!await ui.confirm({ title: createSandyFolderTitle(name), message: plan.lines.join('\n'), ok: CREATE_SANDY_FOLDER_ACTION })) {
+                return;
+            }
+            let chosen = source;
+            if (source.kind === 'copy' && plan.secretsAvailable
+                && await ui.confirm({ title: COPY_SECRETS_TITLE, message: copySecretsText(workspaceLabel(source.from)), ok: COPY_SECRETS_TITLE.replace('?', '') })) {
+                chosen = { ...source, includeSecrets: true };
+            }
+            const done = await service.createSandyFolder(workspace, chosen);
+            void ui.info(sandyFolderCreatedText(name, done.created ?? []));
+            await this.refresh();
+        } catch (e) {
+            void ui.error(commandFailedText('creating .sandy/', toProblem(e)));
+        }
     }
 
     async refresh(): Promise<void> {

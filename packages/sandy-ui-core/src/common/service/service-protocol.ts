@@ -84,6 +84,22 @@ export interface AddProjectOutcome {
     /** `--validate-config` warnings and unknown keys, shown before the first launch. */
     warnings: string[];
     problem?: SandyProblem;
+    /** What Launch's pre-flight would say now (the same verdict): nothing to ask, approval first, a refusal, or the sandbox's compat. */
+    launch?: { kind: 'ready' | 'approve' | 'refuse' | 'compat'; lines: string[] };
+    /** The project has its own `.sandy/` folder (else the wizard-like offer to create one). */
+    hasSandyFolder?: boolean;
+}
+
+/** How to make a project's `.sandy/`: the schema's commented starter, or a copy of another project's. */
+export type SandyFolderSource = { kind: 'starter' } | { kind: 'copy'; from: string; includeSecrets?: boolean };
+
+/** What making a `.sandy/` would write (shown before), or wrote. */
+export interface SandyFolderPlan {
+    /** Lines for the user: what is copied, what is held back and why. */
+    lines: string[];
+    /** The source has a `.secrets` file the user may choose to copy too. */
+    secretsAvailable: boolean;
+    created?: string[];
 }
 
 export interface RunOutcome {
@@ -187,6 +203,10 @@ export interface SandyService {
     removeHistory(id: string): Promise<boolean>;
     /** The Sessions dashboard: a tile per session (attention, CPU/memory from Docker, a plain-text thumbnail of its screen). */
     dashboard(): Promise<DashboardSnapshot>;
+    /** What `createSandyFolder` would write for the project (nothing is written). */
+    planSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan>;
+    /** Makes the project's `.sandy/` (never over an existing one): the starter or a copy as planned. */
+    createSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan>;
     /** The Get Started wizard's remembered state and what it needs to start (its throwaway workspace made). */
     getOnboarding(): Promise<OnboardingSnapshot>;
     /** Remember the wizard's state (`~/.sandy-ui/onboarding.json`); returns it as stored. */
@@ -212,7 +232,7 @@ export const SANDY_SERVICE_METHODS = Object.keys({
     configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
     rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
-    dashboard: 0, getOnboarding: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
+    dashboard: 0, getOnboarding: 0, planSandyFolder: 0, createSandyFolder: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 
 /** The methods a connection answers for its own window; the rest are the shared service's. */

@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
@@ -8,7 +9,7 @@ import { ApprovalRequest } from '../../common/approvals/approval-model';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../../common/settings/settings-dto';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration,
-    SandyProblem, SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS
+    problemText, SandyFolderPlan, SandyFolderSource, SandyProblem, SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS
 } from '../../common/service/service-protocol';
 import { sweepInterruptedSaves } from '../config/settings-io';
 import { ApprovalMemory } from '../approvals/approval-memory';
@@ -34,6 +35,7 @@ import { PreparedLaunch, SandyLauncher } from './launch';
 import { SettingsService } from './settings';
 import { SandboxMaintenance } from './maintenance';
 import { OnboardingService } from './onboarding';
+import { SandyFolders } from './sandy-folders';
 import { OnboardingStore, onboardingDir } from '../onboarding/onboarding-store';
 import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
 import type { OnboardingState } from '../../common/onboarding/onboarding-state';
@@ -110,6 +112,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected readonly settings: SettingsService;
     protected readonly maintenance: SandboxMaintenance;
     protected readonly onboardingPart: OnboardingService;
+    protected readonly sandyFolders: SandyFolders;
     protected started = false;
     /** The sessions each window shows to the user now ({@link setSeen}). */
     protected readonly seen = new SeenSessions();
@@ -154,6 +157,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.launcher = new SandyLauncher(this.ctx, this.discovery, this.approvals, this.projects, parts);
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
+        this.sandyFolders = new SandyFolders(this.ctx, this.discovery);
         this.onboardingPart = new OnboardingService(this.ctx, this.discovery, new OnboardingStore(options.onboardingDir ?? onboardingDir(this.home, env)));
         this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
         this.history = new HistoryCapture(options.historyDir ?? path.join(this.dataDir, 'history'), {
@@ -354,8 +358,35 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         return this.snapshots.refresh();
     }
 
-    addProject(workspace: string): Promise<AddProjectOutcome> {
-        return this.projects.addProject(workspace);
+    /** Adds the project and says, once, what Launch's own pre-flight will say and whether it has a `.sandy/`. */
+    async addProject(workspace: string): Promise<AddProjectOutcome> {
+        const outcome = await this.projects.addProject(workspace);
+        if (outcome.problem) {
+            return outcome;
+        }
+        let request: ApprovalRequest | undefined;
+        try {
+            request = await this.approvals.preflight(outcome.workspace);
+        } catch (e) {
+            return { ...outcome, warnings: [...outcome.warnings, problemText(this.ctx.problemOf(e))] };
+        }
+        const launch: NonNullable<AddProjectOutcome['launch']> = !request ? { kind: 'ready', lines: [] }
+            : request.kind === 'refuse' ? { kind: 'refuse', lines: request.refusals.map(r => `${r.message} ${r.remediation}`.trim()) }
+                : request.kind === 'compat' ? { kind: 'compat', lines: request.compat ? [request.compat.message] : [] }
+                    : { kind: 'approve', lines: request.lines.map(l => l.key).filter((k, i, all) => all.indexOf(k) === i) };
+        // The approval (or refusal) is said once, by the verdict: not again as a --validate-config warning.
+        const warnings = launch.kind === 'ready' ? outcome.warnings : outcome.warnings.filter(w => !/need your approval; launching shows them/.test(w));
+        return { ...outcome, warnings, launch, hasSandyFolder: await isFolder(path.join(outcome.workspace, '.sandy')) };
+    }
+
+    planSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan> {
+        return this.sandyFolders.plan(workspace, source).then(({ lines, secretsAvailable }) => ({ lines, secretsAvailable }));
+    }
+
+    async createSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan> {
+        const plan = await this.sandyFolders.create(workspace, source);
+        void this.snapshots.broadcast();
+        return plan;
     }
 
     removeProject(workspace: string): Promise<void> {
@@ -535,3 +566,11 @@ function historyMegabytes(value: unknown): number {
 
 /** A window's end of the service ({@link SandyServiceCore.connect}). */
 export interface SandyServiceConnection extends SandyService, DisposableLike { }
+
+async function isFolder(file: string): Promise<boolean> {
+    try {
+        return (await fs.promises.lstat(file)).isDirectory();
+    } catch {
+        return false;
+    }
+}
