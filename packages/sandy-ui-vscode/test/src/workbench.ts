@@ -10,7 +10,7 @@ import { poll, PollOptions } from './poll';
 
 export { ToastLog };
 
-export type WebviewKind = 'terminal' | 'approval' | 'settings' | 'dashboard' | 'history' | 'history-viewer';
+export type WebviewKind = 'terminal' | 'approval' | 'settings' | 'dashboard' | 'history' | 'history-viewer' | 'wizard';
 
 export class Workbench {
     constructor(readonly page: Page, protected readonly abort?: () => string | undefined) { }

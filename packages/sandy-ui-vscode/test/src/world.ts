@@ -45,7 +45,11 @@ export class World {
     protected readonly children: ChildProcess[] = [];
     protected readonly shells: ShellSandy[] = [];
 
-    constructor(label: string) {
+    /**
+     * `onboarded` (default true): this HOME has been through Get Started (`~/.sandy-ui/onboarding.json`
+     * says finished), so the wizard does not open by itself while sandy is found. False: a newcomer's HOME.
+     */
+    constructor(label: string, onboarded = true) {
         // realpath: sandy names sandboxes after the canonical path, and /tmp may be a symlink.
         this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `sandy-vsx-${label}-`)));
         this.home = this.dir('home');
@@ -55,6 +59,10 @@ export class World {
         const profile = `export PATH="${FAKE_SANDY_BIN}:$PATH"\nexport FAKE_SANDY_NODE="${process.execPath}"\n`;
         fs.writeFileSync(path.join(this.home, '.profile'), profile);
         fs.writeFileSync(path.join(this.home, '.bashrc'), profile);
+        if (onboarded) {
+            fs.mkdirSync(path.join(this.home, '.sandy-ui'), { mode: 0o700 });
+            fs.writeFileSync(path.join(this.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
+        }
     }
 
     dir(...parts: string[]): string {
