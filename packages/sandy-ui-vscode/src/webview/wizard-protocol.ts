@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WizardAction, WizardModel } from '@sandy-ui/core/common';
-import { messageSchema, messageSet, MessageOf, Protocol, textField, trustedField } from '@sandy-ui/core/common';
+import { messageSchema, messageSet, MessageOf, Protocol, textField, trustedField, WIZARD_STEPS } from '@sandy-ui/core/common';
 
 /** Messages of the Get Started webview (core's WizardView ↔ core's WizardController in the extension host). */
 
@@ -15,6 +15,7 @@ const action: z.ZodType<WizardAction, z.ZodTypeDef, unknown> = z.discriminatedUn
     z.object({ type: z.literal('back') }).strict(),
     z.object({ type: z.literal('skip') }).strict(),
     z.object({ type: z.literal('check') }).strict(),
+    z.object({ type: z.literal('goto'), step: z.enum(WIZARD_STEPS) }).strict(),
     z.object({ type: z.literal('copy'), check: textField(32, ID) }).strict(),
     z.object({ type: z.literal('run'), check: textField(32, ID) }).strict(),
     z.object({ type: z.literal('toggle-agent'), agent: textField(32, ID) }).strict(),

@@ -26,11 +26,15 @@ export class WizardView {
     render(model: WizardModel): void {
         const h = this.h;
         const focusedAction = (this.container.ownerDocument.activeElement as HTMLElement | null)?.dataset?.action;
+        // Each step is a button: any step is reachable again (the palette's "Sandy: Get Started" opens the wizard).
         const steps = h('ol', { class: 'sandy-wizard-steps', 'aria-label': 'Steps' }, model.steps.map(s => h('li', {
             class: ['sandy-wizard-step', `sandy-wizard-step-${s.state}`],
-            dataset: { step: s.id, state: s.state },
-            ...(s.state === 'current' ? { 'aria-current': 'step' } : {})
-        }, s.title, s.state === 'skipped' ? ' (skipped)' : '')));
+            dataset: { step: s.id, state: s.state }
+        }, h('button', {
+            type: 'button', class: 'sandy-wizard-step-button', dataset: { action: `goto-${s.id}` },
+            ...(s.state === 'current' ? { 'aria-current': 'step' } : {}),
+            on: { click: () => this.host.act({ type: 'goto', step: s.id }) }
+        }, s.title, s.state === 'skipped' ? ' (skipped)' : ''))));
         const nav = h('div', { class: 'sandy-wizard-nav' },
             model.back ? this.button(words.BACK_LABEL, { type: 'back' }, 'back', 'secondary') : undefined,
             model.skip ? this.button(words.SKIP_LABEL, { type: 'skip' }, 'skip', 'secondary') : undefined,
@@ -90,7 +94,7 @@ export class WizardView {
             case 'build':
                 return [
                     h('p', { class: 'sandy-wizard-intro' }, step.intro),
-                    h('p', { class: 'sandy-wizard-build-state', role: 'status', dataset: { state: step.progress.state } }, words.buildStatusText(step.progress.state, step.progress.error)),
+                    h('p', { class: 'sandy-wizard-build-state', role: 'status', dataset: { state: step.progress.state } }, step.progress.status),
                     step.progress.lines.length ? h('ul', { class: 'sandy-wizard-timeline' }, step.progress.lines.map(l => h('li', {}, l))) : undefined,
                     h('div', { class: 'sandy-wizard-fix' },
                         step.action ? this.button(step.action, { type: 'build' }, 'build', step.progress.state === 'done' ? 'secondary' : 'primary') : undefined,

@@ -47,6 +47,8 @@ export interface ImageBuildProgress {
     lines: string[];
     /** What failed, in sandy's words. */
     error?: string;
+    /** Where it stands, in a sentence (core's buildStateText; "Not built yet." before the first build). */
+    status: string;
     /** The raw output (ANSI stripped), its last 256 KiB. */
     log: string;
 }

@@ -21,7 +21,7 @@ class Fixture {
     openedSettings: string[] = [];
     report: PrerequisiteReport = reportOf([{ id: 'sandy', status: 'fail', summary: 'sandy was not found', fix: { command: 'curl | bash', explains: 'x' } }, dockerCliCheck('/usr/bin/docker', 'linux')], 'linux');
     agents = [agent('claude'), agent('codex', ['OPENAI_API_KEY in the environment'])];
-    build: ImageBuildProgress = { state: 'idle', lines: [], log: '' };
+    build: ImageBuildProgress = { state: 'idle', lines: [], log: '', status: 'Not built yet.' };
     sessions: SessionInfo[] = [];
     listeners: Array<(s: SessionInfo) => void> = [];
     models: WizardModel[] = [];
@@ -35,7 +35,7 @@ class Fixture {
         agentChoices: async () => this.agents,
         settingsBootstrap: async () => [{ key: 'SANDY_MODEL', value: 'opus', from: '~/.claude/settings.json' }],
         saveSettings: async (scope, _ws, edits) => { this.settingsWrites.push({ scope, edits }); return this.saveResult; },
-        startImageBuild: async () => { this.build = { state: 'running', startedAt: 1, lines: ['… Base image'], log: '' }; return this.build; },
+        startImageBuild: async () => { this.build = { state: 'running', startedAt: 1, lines: ['… Base image'], log: '', status: 'Building images…' }; return this.build; },
         imageBuild: async () => this.build
     };
 
@@ -179,7 +179,7 @@ describe('WizardController (Sandy: Get Started)', () => {
         expect(f.model.next.enabled).to.equal(false);
         await f.act({ type: 'build' });
         expect((f.model.step as { progress: ImageBuildProgress }).progress.state).to.equal('running');
-        f.build = { state: 'done', lines: ['✔ Base image'], log: '' };
+        f.build = { state: 'done', lines: ['✔ Base image'], log: '', status: 'The images are built.' };
         await f.controller.start(); // the tab opened again: where the user left, the build's state asked
         expect(f.model.next.enabled).to.equal(true);
         await f.act({ type: 'next' });
@@ -208,6 +208,17 @@ describe('WizardController (Sandy: Get Started)', () => {
         f.session({ status: 'exited', exitCode: 1 });
         expect((f.model.step as { state: string; text: string }).state).to.equal('failed');
         expect((f.model.step as { text: string }).text).to.include('exit code 1');
+    });
+
+    it('any step is reachable again from the step list, and only this machine\'s steps', async () => {
+        const f = new Fixture();
+        f.snapshot = { ...f.snapshot, state: { version: 1, steps: {}, finishedAt: 5 } };
+        await f.controller.start();
+        await f.act({ type: 'goto', step: 'build' });
+        expect(f.model.step.id).to.equal('build');
+        await f.act({ type: 'goto', step: 'macos' });
+        expect(f.model.step.id, 'no macOS step on Linux').to.equal('build');
+        expect(f.saved[f.saved.length - 1]).to.deep.include({ current: 'build', finishedAt: 5 });
     });
 
     it('closing before the end is remembered as dismissed (not offered again at start); a finished wizard is not', async () => {

@@ -84,7 +84,7 @@ export interface WizardModel {
 
 /** What the view sends back: a button or a checkbox. */
 export type WizardAction =
-    | { type: 'next' } | { type: 'back' } | { type: 'skip' } | { type: 'check' }
+    | { type: 'next' } | { type: 'back' } | { type: 'skip' } | { type: 'check' } | { type: 'goto'; step: WizardStepId }
     | { type: 'copy'; check: string } | { type: 'run'; check: string }
     | { type: 'toggle-agent'; agent: string } | { type: 'toggle-proposal'; key: string }
     | { type: 'auth'; agent: string; action: 'login' | 'key' }
@@ -103,7 +103,7 @@ export class WizardController {
     protected agents: AgentChoice[] | undefined;
     protected selected = new Set<string>();
     protected proposals: Array<BootstrapProposal & { accepted: boolean }> = [];
-    protected build: ImageBuildProgress = { state: 'idle', lines: [], log: '' };
+    protected build: ImageBuildProgress = { state: 'idle', lines: [], log: '', status: words.BUILD_NOT_STARTED_TEXT };
     protected logOpen = false;
     protected test: { state: TestState; sessionId?: string; readySince?: number; text: string } = { state: 'idle', text: '' };
     protected problem: string | undefined;
@@ -166,6 +166,7 @@ export class WizardController {
             case 'next': return this.next();
             case 'back': return this.back();
             case 'skip': return this.advance('skipped');
+            case 'goto': return this.goto(action.step);
             case 'check': return this.recheck();
             case 'copy': {
                 const fix = this.report?.checks.find(c => c.id === action.check)?.fix;
@@ -239,6 +240,15 @@ export class WizardController {
         const at = this.current === 'finished' ? steps.length : steps.indexOf(this.current);
         if (at > 0) {
             this.current = steps[at - 1];
+            await this.remember();
+            await this.enter();
+        }
+    }
+
+    /** Any step of this machine, from the step list: every step stays reachable after the first run. */
+    protected async goto(step: WizardStepId): Promise<void> {
+        if (this.steps().includes(step) && step !== this.current) {
+            this.current = step;
             await this.remember();
             await this.enter();
         }

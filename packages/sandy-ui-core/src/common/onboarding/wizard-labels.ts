@@ -98,11 +98,4 @@ export function problemOf(e: unknown): string {
     return e instanceof Error && !('code' in e) ? e.message : problemText(toProblem(e));
 }
 
-export function buildStatusText(state: 'idle' | 'running' | 'done' | 'failed', error: string | undefined): string {
-    switch (state) {
-        case 'idle': return 'Not built yet.';
-        case 'running': return 'Building…';
-        case 'done': return 'Images built.';
-        case 'failed': return `The build failed${error ? `: ${error}` : '.'} The raw log below says more; fix the cause and build again.`;
-    }
-}
+export const BUILD_NOT_STARTED_TEXT = 'Not built yet.';

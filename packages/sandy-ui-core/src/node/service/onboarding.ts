@@ -3,7 +3,8 @@ import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot 
 import { OnboardingState } from '../../common/onboarding/onboarding-state';
 import { PrerequisiteReport } from '../../common/onboarding/prerequisites';
 import { agentDescription, credentialFindingText, decideCredentials } from '../../common/onboarding/credentials';
-import { BuildTimelineParser, buildTimelineText } from '../../common/onboarding/build-timeline';
+import { BuildTimelineParser, buildStateText, buildTimelineText } from '../../common/onboarding/build-timeline';
+import { BUILD_NOT_STARTED_TEXT } from '../../common/onboarding/wizard-labels';
 import { evaluateCompat } from '../../common/sandy/compat';
 import { stripAnsi } from '../../common/session/daemon-output';
 import { proposeClaudeBootstrap } from '../onboarding/claude-bootstrap';
@@ -26,7 +27,7 @@ const MAX_LOG_CHARS = 256 * 1024;
  * every sandy the service runs).
  */
 export class OnboardingService {
-    protected build: { progress: ImageBuildProgress; parser?: BuildTimelineParser; running?: Promise<void> } = { progress: { state: 'idle', lines: [], log: '' } };
+    protected build: { progress: ImageBuildProgress; parser?: BuildTimelineParser; running?: Promise<void> } = { progress: { state: 'idle', lines: [], log: '', status: BUILD_NOT_STARTED_TEXT } };
 
     constructor(
         protected readonly ctx: ServiceContext,
@@ -93,20 +94,22 @@ export class OnboardingService {
         const located = this.discovery.located;
         if (!located) {
             const problem = this.discovery.sandyStatus.problem;
-            this.build = { progress: { state: 'failed', lines: [], log: '', error: problem ? `${problem.message} ${problem.hint}`.trim() : 'sandy was not found.' } };
+            const error = problem ? `${problem.message} ${problem.hint}`.trim() : 'sandy was not found.';
+            this.build = { progress: { state: 'failed', lines: [], log: '', error, status: buildStateText({ phases: [], state: 'failed', error }) } };
             return this.progress();
         }
         const workspace = await this.store.firstSessionWorkspace();
         const parser = new BuildTimelineParser(() => Date.now());
-        const progress: ImageBuildProgress = { state: 'running', startedAt: Date.now(), lines: [], log: '' };
+        const progress: ImageBuildProgress = { state: 'running', startedAt: Date.now(), lines: [], log: '', status: '' };
         this.build = { progress, parser };
         const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
-        const decoder = new TextDecoder();
+        // sandy's errors go to stderr, uncoloured on a pipe: the parser reads them by stream.
+        const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
         this.build.running = runner.run(['--build-only'], {
             cwd: workspace, timeoutMs: BUILD_TIMEOUT_MS,
-            onOutput: chunk => {
-                const text = decoder.decode(chunk, { stream: true });
-                parser.push(text);
+            onOutput: (chunk, stream) => {
+                const text = decoders[stream].decode(chunk, { stream: true });
+                parser.push(text, stream);
                 progress.log = (progress.log + stripAnsi(text)).slice(-MAX_LOG_CHARS);
             }
         }).then(result => {
@@ -132,8 +135,14 @@ export class OnboardingService {
 
     protected progress(): ImageBuildProgress {
         const { progress, parser } = this.build;
-        const lines = parser ? buildTimelineText(parser.timeline(), Date.now()) : progress.lines;
-        return { ...progress, lines };
+        if (!parser) {
+            return { ...progress };
+        }
+        const timeline = parser.timeline();
+        // The process's end decides: a parser that saw sandy's last line early still waits for the exit.
+        const state = progress.state === 'running' ? 'building' : progress.state === 'done' ? 'done' : 'failed';
+        const error = progress.state === 'failed' ? timeline.error ?? progress.error : undefined;
+        return { ...progress, lines: buildTimelineText(timeline, Date.now()), status: buildStateText({ ...timeline, state, ...(error ? { error } : {}) }) };
     }
 }
 
