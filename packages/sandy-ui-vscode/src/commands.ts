@@ -19,6 +19,7 @@ export function registerSandyCommands(commands: ProjectCommands): vscode.Disposa
         r('sandy.openSettings', arg => commands.openSettings(arg)),
         r('sandy.revokeApproval', arg => commands.revokeApproval(arg)),
         r('sandy.nextWaiting', () => commands.nextWaiting()),
-        r('sandy.toggleDoNotDisturb', () => commands.toggleDoNotDisturb())
+        r('sandy.toggleDoNotDisturb', () => commands.toggleDoNotDisturb()),
+        r('sandy.chooseSkillPacks', arg => commands.chooseSkillPacks(arg))
     ];
 }

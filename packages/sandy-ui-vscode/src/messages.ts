@@ -38,6 +38,9 @@ export const vscodeHostUi: HostUi = {
     confirm: async ({ message, ok }) => await showWarning(message, { modal: true }, ok) === ok,
     pick: async <T>(items: PickItem<T>[], placeHolder: string) =>
         (await vscode.window.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value })), { placeHolder }))?.value,
+    pickMany: async <T>(items: Array<PickItem<T> & { picked?: boolean }>, placeHolder: string) =>
+        (await vscode.window.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value, picked: !!i.picked })),
+            { placeHolder, canPickMany: true }))?.map(r => r.value),
     writeClipboard: text => Promise.resolve(vscode.env.clipboard.writeText(text)),
     pickFolder: async ({ title, openLabel }) => (await vscode.window.showOpenDialog({
         title, openLabel, canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri

@@ -141,3 +141,33 @@ describe('Sandy: Get Started — a newcomer reaches a running session (end to en
         expect(counts.keys, 'the walk needs no typing').to.equal(0);
     });
 });
+
+describe('Sandy: Choose Skill Packs (end to end)', () => {
+    const suite = useSandyIde({ label: 'skill-packs' });
+
+    it('ticks the packs of sandy\'s schema and writes SANDY_SKILL_PACKS to the chosen scope through the settings save path', async () => {
+        const { ide, browser } = suite;
+        const app = await browser.openApp(ide);
+        const page = app.page;
+        // The palette runs the command (it opens a quick pick of its own: the palette's run() would wait for it to close).
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const focused = page.locator('.quick-input-widget .monaco-list-row.focused');
+        await input.fill('>Sandy: Choose Skill Packs');
+        await app.poll(async () => (await focused.getAttribute('aria-label', { timeout: 500 }))?.startsWith('Sandy: Choose Skill Packs'), 'the command');
+        await page.keyboard.press('Enter');
+        await app.poll(async () => await input.getAttribute('placeholder') === 'Choose skill packs for which scope?', 'the scope pick');
+        await app.poll(async () => (await focused.getAttribute('aria-label', { timeout: 500 }))?.startsWith('Global (every project)'), 'Global first');
+        await page.keyboard.press('Enter');
+        // sandy's schema (the fake holds to 1.7.1's) lists gstack; nothing is set yet, so nothing is ticked.
+        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gstack' });
+        await row.waitFor({ state: 'visible' });
+        const box = row.getByRole('checkbox');
+        expect(await box.isChecked()).to.equal(false);
+        await box.click();
+        await app.poll(async () => await box.isChecked(), 'gstack ticked');
+        await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+        await app.notifications().waitFor('SANDY_SKILL_PACKS=gstack written to ~/.sandy/config');
+        expect(fs.readFileSync(path.join(ide.sandyHome, 'config'), 'utf8')).to.match(/^SANDY_SKILL_PACKS=gstack$/m);
+    });
+});

@@ -1,5 +1,5 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import { ConfirmDialog, QuickInputService } from '@theia/core/lib/browser';
+import { ConfirmDialog, QuickInputService, QuickPickItem } from '@theia/core/lib/browser';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
@@ -34,6 +34,30 @@ export class SandyHostUi implements HostUi {
 
     async pick<T>(items: PickItem<T>[], placeholder: string): Promise<T | undefined> {
         return (await this.quickInput.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value })), { placeholder }))?.value;
+    }
+
+    pickMany<T>(items: Array<PickItem<T> & { picked?: boolean }>, placeholder: string): Promise<T[] | undefined> {
+        const quickPick = this.quickInput.createQuickPick<QuickPickItem & { value: T }>();
+        const rows = items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value }));
+        quickPick.canSelectMany = true;
+        quickPick.placeholder = placeholder;
+        quickPick.items = rows;
+        quickPick.selectedItems = rows.filter((_, n) => items[n].picked);
+        return new Promise(resolve => {
+            let accepted = false;
+            quickPick.onDidAccept(() => {
+                accepted = true;
+                resolve(quickPick.selectedItems.map(r => r.value));
+                quickPick.hide();
+            });
+            quickPick.onDidHide(() => {
+                if (!accepted) {
+                    resolve(undefined);
+                }
+                quickPick.dispose();
+            });
+            quickPick.show();
+        });
     }
 
     async writeClipboard(text: string): Promise<void> {

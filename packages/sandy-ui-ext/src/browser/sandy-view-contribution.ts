@@ -82,6 +82,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerCommand(SandyCommands.SHOW_DASHBOARD, { execute: () => openSandyDashboard(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.SHOW_HISTORY, { execute: () => openSandyHistory(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.GET_STARTED, { execute: () => openSandyWizard(this.widgetManager, this.shell) });
+        registry.registerCommand(SandyCommands.CHOOSE_SKILL_PACKS, { execute: (arg?: unknown) => p.chooseSkillPacks(arg) });
         registry.registerCommand({ id: REVEAL_PROJECTS_VIEW }, { execute: () => this.openView({ activate: true, reveal: true }) });
     }
 
@@ -97,6 +98,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         menus.registerMenuAction(folder, { commandId: SandyCommands.OPEN_SETTINGS.id, label: SandyCommands.OPEN_SETTINGS.label, order: '0' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.REVEAL_SANDBOX.id, label: SandyCommands.REVEAL_SANDBOX.label, order: 'a' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.COPY_WORKSPACE_PATH.id, label: SandyCommands.COPY_WORKSPACE_PATH.label, order: 'b' });
+        menus.registerMenuAction(folder, { commandId: SandyCommands.CHOOSE_SKILL_PACKS.id, label: SandyCommands.CHOOSE_SKILL_PACKS.label, order: 'c' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REVOKE_APPROVAL.id, label: SandyCommands.REVOKE_APPROVAL.label, order: '0' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_SANDBOX.id, label: SandyCommands.REMOVE_SANDBOX.label, order: 'a' });
         menus.registerMenuAction(danger, { commandId: SandyCommands.REMOVE_PROJECT.id, label: SandyCommands.REMOVE_PROJECT.label, order: 'b' });

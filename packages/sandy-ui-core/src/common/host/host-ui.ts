@@ -24,6 +24,8 @@ export interface HostUi {
     confirm(options: { title: string; message: string; ok: string }): Promise<boolean>;
     /** A quick pick; undefined when cancelled. */
     pick<T>(items: PickItem<T>[], placeholder: string): Promise<T | undefined>;
+    /** A quick pick of several (check boxes), `picked` rows ticked at first; undefined when cancelled, [] when all were unticked. */
+    pickMany<T>(items: Array<PickItem<T> & { picked?: boolean }>, placeholder: string): Promise<T[] | undefined>;
     writeClipboard(text: string): Promise<void>;
     /** A folder picker (starting at the window's first folder); undefined when cancelled. */
     pickFolder(options: { title: string; openLabel: string }): Promise<string | undefined>;

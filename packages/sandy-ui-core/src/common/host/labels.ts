@@ -400,6 +400,22 @@ export function copySecretsText(from: string): string {
     return `${from} also has .sandy/.secrets (API keys and tokens). Copy it too? Its values are secrets: only copy them where the same keys should apply.`;
 }
 
+// ---- the skill-pack browser (ProjectCommands.chooseSkillPacks)
+
+export const SKILL_PACKS_GLOBAL_LABEL = 'Global (every project)';
+export const SKILL_PACKS_SCOPE_PLACEHOLDER = 'Choose skill packs for which scope?';
+export const NO_SKILL_PACKS_TEXT = 'Sandy: this sandy lists no skill packs.';
+
+export function skillPacksPlaceholder(scope: string): string {
+    return `Skill packs for ${scope} (sandy installs the ticked ones at its next build)`;
+}
+
+export function skillPacksSavedText(value: string, file: string): string {
+    return value
+        ? `Sandy: SANDY_SKILL_PACKS=${value} written to ${file}. The next launch builds them into the image (a few minutes once).`
+        : `Sandy: SANDY_SKILL_PACKS removed from ${file}.`;
+}
+
 /** A warning sandy gave with a launch (`--validate-config`). */
 export function launchWarningText(workspace: string, warning: string): string {
     return `Sandy (${workspaceLabel(workspace)}): ${warning}`;

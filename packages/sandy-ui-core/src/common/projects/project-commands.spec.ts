@@ -3,6 +3,7 @@ import type { DerivedProject } from './project-state';
 import type { SessionInfo } from '../session/session-types';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { AddProjectOutcome, SandyFolderPlan, RunOutcome } from '../service/service-protocol';
+import type { SettingsSnapshot } from '../settings/settings-dto';
 import type { HostUi, PickItem } from '../host/host-ui';
 import type { SessionTab } from '../terminal/session-tabs';
 import type { LaunchClearance } from '../session/launch-flow';
@@ -72,8 +73,16 @@ class World {
         revokeApproval: ws => this.call('revokeApproval', `revoke ${ws}`, this.revoked),
         stop: id => this.call('stop', `stop ${id}`, this.stopped),
         planSandyFolder: (ws, source) => this.call('planSandyFolder', `plan ${ws} ${JSON.stringify(source)}`, this.folderPlan),
-        createSandyFolder: (ws, source) => this.call('createSandyFolder', `create ${ws} ${JSON.stringify(source)}`, { ...this.folderPlan, created: [`${ws}/.sandy/config`] })
+        createSandyFolder: (ws, source) => this.call('createSandyFolder', `create ${ws} ${JSON.stringify(source)}`, { ...this.folderPlan, created: [`${ws}/.sandy/config`] }),
+        getSettings: ws => this.call('getSettings', `getSettings ${ws}`, this.settings),
+        saveSettings: (scope, ws, edits) => this.call('saveSettings', `save ${scope} ${ws} ${JSON.stringify(edits.config)}`, { ok: true })
     };
+    settings = {
+        schema: { skill_packs: [{ name: 'gstack', repo: 'https://github.com/garrytan/gstack' }, { name: 'other' }] },
+        schemaSource: 'sandy',
+        scopes: { global: { values: { SANDY_SKILL_PACKS: 'gstack,from-newer-sandy' } }, project: { values: {} } }
+    } as unknown as SettingsSnapshot;
+    manyAnswer: string[] | undefined = ['other'];
 
     readonly state = {
         get projects() { return world().projects; },
@@ -90,6 +99,10 @@ class World {
         pick: async <T>(items: PickItem<T>[], placeholder: string) => {
             this.log.push(`pick "${placeholder}": ${items.map(i => `${i.label} (${i.description}; ${i.detail})`).join(', ')}`);
             return items.find(i => i.label === this.pickLabel)?.value;
+        },
+        pickMany: async <T>(items: Array<PickItem<T> & { picked?: boolean }>, placeholder: string) => {
+            this.log.push(`pickMany "${placeholder}": ${items.map(i => `${i.picked ? '[x]' : '[ ]'} ${i.label}`).join(', ')}`);
+            return this.manyAnswer as unknown as T[] | undefined;
         },
         writeClipboard: async t => { this.log.push(`clipboard ${t}`); },
         pickFolder: async o => { this.log.push(`pickFolder ${o.title} [${o.openLabel}]`); return this.picked; },
@@ -431,6 +444,25 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.fail.addProject = HINTED;
             await w.commands.addProject();
             expect(w.log.at(-1)).to.equal('error Sandy: adding the project failed: The workspace is your home folder. Open a project folder instead.');
+        });
+
+        it('skill packs: the schema\'s packs ticked as the scope has them, the choice written through the settings save path', async () => {
+            w.pickLabel = 'Global (every project)';
+            await w.commands.chooseSkillPacks();
+            expect(w.log).to.deep.equal([
+                'pick "Choose skill packs for which scope?": Global (every project) (~/.sandy/config; undefined)',
+                'getSettings undefined',
+                'pickMany "Skill packs for Global (every project) (sandy installs the ticked ones at its next build)": [x] gstack, [ ] other',
+                'save global undefined [{"key":"SANDY_SKILL_PACKS","value":"other,from-newer-sandy"}]',
+                'info Sandy: SANDY_SKILL_PACKS=other,from-newer-sandy written to ~/.sandy/config. The next launch builds them into the image (a few minutes once).'
+            ]);
+            w.log.length = 0;
+            w.manyAnswer = undefined;
+            await w.commands.chooseSkillPacks(project('alpha'));
+            expect(w.log, 'a project: its scope, no scope pick; cancelled: nothing written').to.deep.equal([
+                'getSettings /home/u/alpha',
+                'pickMany "Skill packs for alpha (sandy installs the ticked ones at its next build)": [ ] gstack, [ ] other'
+            ]);
         });
 
         it('refresh polls; a failure is said with its hint', async () => {

@@ -13,7 +13,8 @@ import {
     projectPickItem, REATTACH_PICK_PLACEHOLDER, REMOVE_SANDBOX_ACTION, REMOVE_SANDBOX_TITLE, removeSandboxFailedText,
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
     SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText, addProjectSummaryText, CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION,
-    COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel
+    COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel,
+    NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
 
@@ -73,7 +74,8 @@ export interface ProjectSessionTabs extends SessionTabs {
 
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
-    'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'>;
+    'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'
+    | 'getSettings' | 'saveSettings'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
@@ -395,6 +397,53 @@ export class ProjectCommands {
         const key = typeof given?.key === 'string' ? given.key : undefined;
         const scope = given?.scope === 'project' || given?.scope === 'global' ? given.scope : undefined;
         await this.ports.settingsEditor.open(workspace, key, scope);
+    }
+
+    /**
+     * The skill-pack browser: sandy's `skill_packs` (schema) as a pick of several, ticked as the scope
+     * has them; the choice is written as `SANDY_SKILL_PACKS` through the settings save path (sandy's
+     * next build installs them). The scope: the given project's, else Global or a project, picked.
+     */
+    async chooseSkillPacks(arg?: unknown): Promise<void> {
+        const { ui, service, state } = this.ports;
+        let target: { scope: SettingsScope; workspace?: string; name: string } | undefined;
+        if (isProject(arg) && arg.workspacePath) {
+            target = { scope: 'project', workspace: arg.workspacePath, name: arg.displayName };
+        } else {
+            target = await ui.pick<{ scope: SettingsScope; workspace?: string; name: string }>([
+                { label: SKILL_PACKS_GLOBAL_LABEL, description: '~/.sandy/config', value: { scope: 'global', name: SKILL_PACKS_GLOBAL_LABEL } },
+                ...state.projects.filter(p => p.workspacePath).map(p => ({ ...projectPickItem(p), value: { scope: 'project' as SettingsScope, workspace: p.workspacePath, name: p.displayName } }))
+            ], SKILL_PACKS_SCOPE_PLACEHOLDER);
+        }
+        if (!target) {
+            return;
+        }
+        try {
+            const settings = await service.getSettings(target.workspace);
+            const packs = settings.schema.skill_packs ?? [];
+            if (!packs.length) {
+                void ui.info(NO_SKILL_PACKS_TEXT);
+                return;
+            }
+            const scopeData = target.scope === 'project' ? settings.scopes.project : settings.scopes.global;
+            const current = (scopeData?.values.SANDY_SKILL_PACKS ?? '').split(',').map(p => p.trim()).filter(Boolean);
+            const chosen = await ui.pickMany(packs.map(p => ({ label: p.name, description: p.repo, value: p.name, picked: current.includes(p.name) })),
+                skillPacksPlaceholder(target.name));
+            if (!chosen) {
+                return;
+            }
+            // Packs this sandy does not list stay as the user wrote them (a newer sandy may know them).
+            const unknown = current.filter(name => !packs.some(p => p.name === name));
+            const value = [...chosen, ...unknown].join(',');
+            const result = await service.saveSettings(target.scope, target.workspace, { config: [{ key: 'SANDY_SKILL_PACKS', value: value || undefined }], secrets: [] });
+            if (!result.ok) {
+                void ui.error(commandFailedText('saving SANDY_SKILL_PACKS', { code: 'failed', message: result.error?.message ?? 'the save failed', hint: result.error?.hint ?? '' }));
+                return;
+            }
+            void ui.info(skillPacksSavedText(value, target.scope === 'global' ? '~/.sandy/config' : `${target.name}/.sandy/config`));
+        } catch (e) {
+            void ui.error(commandFailedText('choosing skill packs', toProblem(e)));
+        }
     }
 
     /** Forget the workspace's approvals (sandy's records and ours): the next launch asks again. */
