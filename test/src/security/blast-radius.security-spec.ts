@@ -241,20 +241,8 @@ describe('Launch refuses blast-radius folders (security)', () => {
         const homeRow = app.projectRow(homeName);
         await app.poll(() => homeRow.isVisible(), 'the row of the $HOME sandbox sandy lists');
 
-        // F1 → Sandy: Launch → its project pick (the palette's own run() waits for the palette to close).
-        const input = app.page.locator('.quick-input-widget .quick-input-box input');
-        const focused = app.page.locator('.quick-input-widget .monaco-list-row.focused');
-        const pick = async (text: string, row: (label: string) => boolean, what: string): Promise<void> => {
-            await input.waitFor({ state: 'visible' });
-            await input.fill(text);
-            await app.poll(async () => row((await focused.getAttribute('aria-label', { timeout: 500 })) ?? ''), what);
-            await app.page.keyboard.press('Enter');
-        };
-        await app.page.keyboard.press('F1');
-        await pick('>Sandy: Launch', l => l.startsWith('Sandy: Launch'), 'Sandy: Launch in the palette');
-        await app.poll(async () => (await input.getAttribute('placeholder'))?.includes('Launch sandy for which project?'), 'the project pick');
-        await pick(homeName, l => l.startsWith(homeName), 'the $HOME project to be picked');
-
+        // Sandy: Launch on that row (its context menu: the command with the project, as the palette's pick gives it).
+        await app.projectMenu(homeName, 'Launch');
         const refusal = `${refusalOf(w.home)}: it is your home folder`;
         const note = await app.notifications().waitFor(refusal);
         expectRefusalText((await note.textContent()) ?? '', w.home);
@@ -269,10 +257,11 @@ describe('Launch refuses blast-radius folders (security)', () => {
         expect(await app.terminalTabs(homeName).count()).to.equal(0);
     });
 
-    it('a normal project still launches, in its own folder', async () => {
+    it('a normal project still launches, in its own folder: Sandy: Launch from the palette takes the window\'s one folder', async () => {
         const app = await openWindowOn(ide.workspace);
         await app.openSandyView();
-        const terminal = await app.launch(ide.projectName);
+        await app.commandPalette().run('Sandy: Launch');
+        const terminal = await app.terminal(ide.projectName, 60_000);
         await terminal.waitForText(`sandbox: ${sandboxName(ide.workspace)}`);
         await app.poll(() => ide.sandySessionsIn(ide.workspace).length === 1, 'the session in the project folder');
         // A daemon session's launch is `sandy --start` (a foreground one, bare sandy): in the project folder.

@@ -250,6 +250,9 @@ export function detachedText(workspace: string): string {
 export const NO_PROJECTS_TEXT = 'Sandy: no projects yet.';
 export const ADD_PROJECT_ACTION = 'Add Project';
 export const ADD_PROJECT_TITLE = 'Add a project folder to Sandy';
+export const CHOOSE_FOLDER_LABEL = '$(folder-opened) Choose a folder…';
+export const LAUNCH_FOLDER_TITLE = 'Launch sandy in which folder? (it is mounted read-write into the sandbox)';
+export const LAUNCH_FOLDER_ACTION = 'Launch';
 export const NO_SESSION_TO_STOP_TEXT = 'Sandy: no running session to stop.';
 export const NO_SESSIONS_TEXT = 'Sandy: no sandy sessions are running.';
 export const PICK_PROJECT_PLACEHOLDER = 'Select a project';

@@ -190,27 +190,38 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.log).to.deep.equal(['preflight /home/u/alpha', 'error Sandy: pre-flight failed: The workspace is your home folder. Open a project folder instead.']);
         });
 
-        it('without a project (or with an argument that is none): asks which, each row its name, path and state', async () => {
+        it('without a project (or with an argument that is none): asks which, each row its name, path and state, and a folder', async () => {
             w.projects = [alpha(), project('beta', { state: 'running' })];
             w.pickLabel = 'beta';
             await w.commands.launch({ scheme: 'file', path: '/x' });
             expect(w.log).to.deep.equal([
-                'pick "Launch sandy for which project?": alpha (~/alpha; fresh), beta (~/beta; running)',
+                'pick "Launch sandy for which project?": alpha (~/alpha; fresh), beta (~/beta; running), $(folder-opened) Choose a folder… (undefined; undefined)',
                 'preflight /home/u/beta', 'open /home/u/beta {}'
+            ]);
+            w.log.length = 0;
+            w.pickLabel = '$(folder-opened) Choose a folder…';
+            await w.commands.launch();
+            expect(w.log.slice(1)).to.deep.equal([
+                'pickFolder Launch sandy in which folder? (it is mounted read-write into the sandbox) [Launch]', 'preflight /home/u/new', 'open /home/u/new {}'
             ]);
         });
 
-        it('with no projects yet: says so and offers Add Project, which adds one', async () => {
-            w.answer = 'Add Project';
+        it('from the palette with exactly one folder open: launches that folder, no pick', async () => {
+            w.projects = [alpha(), project('beta')];
+            w.openFolders = ['/home/u/beta'];
+            await w.commands.launch();
+            expect(w.log).to.deep.equal(['preflight /home/u/beta', 'open /home/u/beta {}']);
+        });
+
+        it('with no projects and no folder open: the folder picker (never a folder by default); cancelled, nothing', async () => {
             await w.commands.launch();
             expect(w.log).to.deep.equal([
-                'info Sandy: no projects yet. [Add Project]',
-                'pickFolder Add a project folder to Sandy [Add Project]', 'addProject /home/u/new', 'refresh', 'revealView', 'info Sandy: Added new.'
+                'pickFolder Launch sandy in which folder? (it is mounted read-write into the sandbox) [Launch]', 'preflight /home/u/new', 'open /home/u/new {}'
             ]);
             w.log.length = 0;
-            w.answer = undefined;
+            w.picked = undefined;
             await w.commands.launch();
-            expect(w.log).to.deep.equal(['info Sandy: no projects yet. [Add Project]']);
+            expect(w.log).to.deep.equal(['pickFolder Launch sandy in which folder? (it is mounted read-write into the sandbox) [Launch]']);
         });
     });
 
@@ -243,7 +254,7 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.log).to.deep.equal(['info Sandy: no running session to stop.']);
         });
 
-        it('from the palette: the focused tab\'s session, else a pick of the running ones', async () => {
+        it('from the palette: the focused tab\'s session, else the only running one, else a pick', async () => {
             w.stopped = session('s1', '/home/u/alpha', 'exited');
             w.active = w.tab('/home/u/alpha', session('s1', '/home/u/alpha'));
             await w.commands.stop();
@@ -251,11 +262,15 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.log.length = 0;
             w.active = undefined;
             w.live = [session('s2', '/home/u/beta')];
-            w.pickLabel = 'beta';
             w.stopped = undefined;
             await w.commands.stop();
+            expect(w.log, 'the only running session: no pick').to.deep.equal(['stop s2']);
+            w.log.length = 0;
+            w.live = [session('s2', '/home/u/beta'), session('s3', '/home/u/alpha')];
+            w.pickLabel = 'beta';
+            await w.commands.stop();
             expect(w.log).to.have.length(2);
-            expect(w.log[0]).to.match(/^pick "Stop which sandy session\?": beta \(pid 7 · \d+s; \/home\/u\/beta\)$/);
+            expect(w.log[0]).to.match(/^pick "Stop which sandy session\?": beta \(pid 7 · \d+s; \/home\/u\/beta\), alpha/);
             expect(w.log[1]).to.equal('stop s2');
         });
 

@@ -14,7 +14,7 @@ import {
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
     SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText, addProjectSummaryText, CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION,
     COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel,
-    NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
+    CHOOSE_FOLDER_LABEL, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
 
@@ -143,8 +143,36 @@ export class ProjectCommands {
     // ---- the commands -------------------------------------------------------------------------
 
     /** Launch: pick a project if none, reveal its running session, else pre-flight, then open its tab. */
+    /**
+     * Launch a project (a row, a menu); from the palette, the window's folder when exactly one is open,
+     * else a pick of the projects (with "Choose a folder…"), or the folder picker when there are none.
+     * Never a folder the user did not choose or open (spec, Key flows 2: never `$HOME` by default).
+     */
     async launch(arg?: unknown): Promise<void> {
-        await launchProject(isProject(arg) ? arg : undefined, this.launchHost(placeholder => this.pickProject(placeholder)));
+        if (isProject(arg)) {
+            await launchProject(arg, this.launchHost(placeholder => this.pickProject(placeholder)));
+            return;
+        }
+        const open = this.ports.state.openFolders;
+        if (open.length === 1) {
+            await this.launchFolder(open[0]);
+            return;
+        }
+        await launchProject(undefined, this.launchHost(async placeholder => {
+            const { ui, state } = this.ports;
+            const pickFolder = async () => {
+                const folder = await ui.pickFolder({ title: LAUNCH_FOLDER_TITLE, openLabel: LAUNCH_FOLDER_ACTION });
+                return folder ? { workspacePath: folder } : undefined;
+            };
+            if (!state.projects.length) {
+                return pickFolder();
+            }
+            const picked = await ui.pick<DerivedProject | 'folder'>([
+                ...state.projects.map(p => ({ ...projectPickItem(p), value: p })),
+                { label: CHOOSE_FOLDER_LABEL, value: 'folder' }
+            ], placeholder);
+            return picked === 'folder' ? pickFolder() : picked;
+        }));
     }
 
     /** Launch sandy in a folder that need not be a project (the Get Started wizard's test session), through the same flow. */
@@ -191,7 +219,9 @@ export class ProjectCommands {
         const given = this.isTarget(arg);
         let session = given ? this.sessionOf(arg) : tabs.active?.session;
         if (!session && !given) {
-            session = await this.pickSession(STOP_PICK_PLACEHOLDER);
+            // From the palette, away from any sandy tab: the only running session, else a pick.
+            const live = this.liveSessions().filter(s => s.status !== 'exited');
+            session = live.length === 1 ? live[0] : await this.pickSession(STOP_PICK_PLACEHOLDER);
         }
         if (!session || session.status === 'exited') {
             void ui.info(NO_SESSION_TO_STOP_TEXT);
