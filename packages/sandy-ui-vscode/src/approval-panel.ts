@@ -57,6 +57,9 @@ class ApprovalPanel {
     }
 
     protected render(): void {
+        if (this.request) {
+            this.panel.title = approvalTitle(this.workspace, this.request.kind);
+        }
         if (this.ready && this.request) {
             this.page.notify('render', { request: this.request });
         }

@@ -316,6 +316,7 @@ describe('Pre-flight approval (end to end)', () => {
         await app.clickProject(ide.projectName);
         const view = await app.approval(ide.workspace).waitForOpen();
         expect(await view.heading()).to.equal('sandy will not launch with this configuration');
+        expect(await view.tabTitle(), 'a refusal is titled as one').to.equal(`Refused: ${ide.projectName}`);
         const refusals = await view.refusals();
         expect(refusals).to.have.length(1);
         expect(refusals[0].role).to.equal('alert');

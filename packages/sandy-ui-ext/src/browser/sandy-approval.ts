@@ -43,7 +43,7 @@ export class SandyApprovalWidget extends BaseWidget {
     ask(request: ApprovalRequest): Promise<ApprovalDecision> {
         this.pending?.resolve('reject');
         this.request = request;
-        this.title.label = approvalTitle(request.workspace);
+        this.title.label = approvalTitle(request.workspace, request.kind);
         this.title.caption = approvalCaption(request.workspace);
         this.view.render(request);
         this.pending = new Deferred<ApprovalDecision>();

@@ -250,6 +250,15 @@ export function detachedText(workspace: string): string {
 export const NO_PROJECTS_TEXT = 'Sandy: no projects yet.';
 export const ADD_PROJECT_ACTION = 'Add Project';
 export const ADD_PROJECT_TITLE = 'Add a project folder to Sandy';
+/** What Remove from Projects did, and why the row may still be there (an open folder, sandy's own sandbox). */
+export function projectRemovedText(name: string, still: { open: boolean; sandbox: boolean }): string {
+    const why = [
+        still.open ? 'it stays in the view while a window has its folder open' : '',
+        still.sandbox ? 'sandy still lists its sandbox (Remove Sandbox… deletes that)' : ''
+    ].filter(Boolean);
+    return `Sandy: ${name} is no longer in your projects (its folder is untouched)${why.length ? `; ${why.join(', and ')}` : ''}.`;
+}
+
 export const CHOOSE_FOLDER_LABEL = '$(folder-opened) Choose a folder…';
 export const LAUNCH_FOLDER_TITLE = 'Launch sandy in which folder? (it is mounted read-write into the sandbox)';
 export const LAUNCH_FOLDER_ACTION = 'Launch';
@@ -462,8 +471,10 @@ export function pickPathTitle(kind: 'folder' | 'file'): string {
 }
 
 /** The pre-flight approval tab. */
-export function approvalTitle(workspace: string): string {
-    return `Approve: ${workspaceLabel(workspace)}`;
+/** The pre-flight tab's title: a refusal is titled as one (no approve wording), a sandbox to check as that. */
+export function approvalTitle(workspace: string, kind: 'approve' | 'refuse' | 'compat' = 'approve'): string {
+    const verb = kind === 'refuse' ? 'Refused' : kind === 'compat' ? 'Check sandbox' : 'Approve';
+    return `${verb}: ${workspaceLabel(workspace)}`;
 }
 
 export function approvalCaption(workspace: string): string {
@@ -493,7 +504,11 @@ export function rebuildFailedText(result: RunOutcome): string {
 }
 
 export function sandboxResetText(workspace: string): string {
-    return `Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh.`;
+    return `Sandy: sandbox of ${workspaceLabel(workspace)} reset; its agent state starts fresh. Launching it now.`;
+}
+
+export function sandboxResettingText(workspace: string): string {
+    return `Sandy: rebuilding the sandbox of ${workspaceLabel(workspace)} (sandy --reset-sandbox; up to a minute). It launches when done.`;
 }
 
 export function preflightFailedText(detail: string): string {

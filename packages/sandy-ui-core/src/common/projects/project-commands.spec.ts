@@ -549,10 +549,15 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.commands.canRemoveSandbox(alpha())).to.equal(false);
         });
 
-        it('remove from projects: then refresh; a sandbox without a workspace has nothing to remove', async () => {
+        it('remove from projects: then refresh and say what it did; a sandbox without a workspace has nothing to remove', async () => {
             await w.commands.removeProject(alpha());
             await w.commands.removeProject(project('legacy', { workspacePath: undefined }));
-            expect(w.log).to.deep.equal(['removeProject /home/u/alpha', 'refresh']);
+            expect(w.log).to.deep.equal(['removeProject /home/u/alpha', 'refresh', 'info Sandy: alpha is no longer in your projects (its folder is untouched).']);
+            w.log.length = 0;
+            w.openFolders = ['/home/u/alpha'];
+            await w.commands.removeProject(project('alpha', { sandboxName: 'alpha-1234' }));
+            expect(w.log.at(-1), 'why the row stays').to.equal('info Sandy: alpha is no longer in your projects (its folder is untouched); '
+                + 'it stays in the view while a window has its folder open, and sandy still lists its sandbox (Remove Sandbox… deletes that).');
             w.log.length = 0;
             w.fail.removeProject = HINTED;
             await w.commands.removeProject(alpha());

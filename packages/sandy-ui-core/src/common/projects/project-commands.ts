@@ -14,7 +14,7 @@ import {
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
     SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText, addProjectSummaryText, CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION,
     COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel,
-    CHOOSE_FOLDER_LABEL, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
+    CHOOSE_FOLDER_LABEL, projectRemovedText, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
 
@@ -412,6 +412,11 @@ export class ProjectCommands {
             return;
         }
         await this.refresh();
+        const workspace = project.workspacePath;
+        void this.ports.ui.info(projectRemovedText(project.displayName, {
+            open: this.ports.state.openFolders.includes(workspace),
+            sandbox: !!project.sandboxName
+        }));
     }
 
     /**

@@ -37,10 +37,14 @@ describe('launch flow shared by every host (unit)', () => {
         expect(await clearForLaunch('/w', host(['launch-anyway'], [request('c', 'compat')]))).to.deep.equal({ acceptCompatWarning: true });
     });
 
-    it('rebuild resets the sandbox, then pre-flight runs again; a failed rebuild stops with its stderr', async () => {
+    it('rebuild says it is rebuilding, resets the sandbox, then pre-flight runs again and the launch goes on; a failed rebuild stops with its stderr', async () => {
         const h = host(['rebuild', 'approve'], [request('c', 'compat'), request('t2')]);
         expect(await clearForLaunch('/w', h)).to.deep.equal({ approvalToken: 't2' });
-        expect(h.log).to.deep.equal(['preflight', 'ask c', 'rebuild', 'info Sandy: sandbox of w reset; its agent state starts fresh.', 'preflight', 'ask t2']);
+        expect(h.log).to.deep.equal(['preflight', 'ask c',
+            'info Sandy: rebuilding the sandbox of w (sandy --reset-sandbox; up to a minute). It launches when done.', 'rebuild',
+            'info Sandy: sandbox of w reset; its agent state starts fresh. Launching it now.', 'preflight', 'ask t2']);
+        const clean = host(['rebuild'], [request('c', 'compat'), undefined]);
+        expect(await clearForLaunch('/w', clean), 'nothing left to ask: the launch goes ahead').to.deep.equal({});
         const failing = host(['rebuild'], [request('c', 'compat')], { ok: false, exitCode: 3, stdout: '', stderr: 'boom\n' });
         expect(await clearForLaunch('/w', failing)).to.equal(undefined);
         expect(failing.log).to.include('error Sandy: rebuilding the sandbox failed (exit 3): boom');

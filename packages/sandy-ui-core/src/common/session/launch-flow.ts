@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-model';
 import type { LaunchOutcome, LaunchRequest, RunOutcome } from '../service/service-protocol';
 import { problemText, toProblem } from '../service/service-protocol';
-import { NO_WORKSPACE_TEXT, preflightFailedText, rebuildFailedText, sandboxResetText } from '../host/labels';
+import { NO_WORKSPACE_TEXT, preflightFailedText, rebuildFailedText, sandboxResetText, sandboxResettingText } from '../host/labels';
 
 /**
  * The user-facing launch flow every host runs (the Theia frontend, the VS Code plugin): pre-flight
@@ -42,6 +42,7 @@ export async function clearForLaunch(workspace: string, host: ClearForLaunchHost
             case 'launch-anyway':
                 return { acceptCompatWarning: true };
             case 'rebuild': {
+                host.info(sandboxResettingText(workspace));
                 const result = await host.rebuildSandbox(workspace);
                 if (!result.ok) {
                     host.error(rebuildFailedText(result));
