@@ -174,3 +174,28 @@ export function buildApprovalRequest(
         symlinks: symlinks && [...symlinks]
     };
 }
+
+/** What Launch's pre-flight says for a workspace, in short: Add Project and `sandy-ui validate` say this same verdict. */
+export interface LaunchVerdict {
+    kind: 'ready' | 'approve' | 'refuse' | 'compat';
+    /** The refusals (what and how to fix), the keys to approve, or the sandbox's compat message. */
+    lines: string[];
+}
+
+export function launchVerdictOf(request: ApprovalRequest | undefined): LaunchVerdict {
+    if (!request) {
+        return { kind: 'ready', lines: [] };
+    }
+    switch (request.kind) {
+        case 'refuse': return { kind: 'refuse', lines: request.refusals.map(r => `${r.message} ${r.remediation}`.trim()) };
+        case 'compat': return { kind: 'compat', lines: request.compat ? [request.compat.message] : [] };
+        default: return {
+            kind: 'approve',
+            lines: [...new Set([
+                ...request.lines.map(l => l.key),
+                ...request.dockerfile ? ['.sandy/Dockerfile'] : [],
+                ...request.symlinks?.length ? ['symlinks out of the workspace'] : []
+            ])]
+        };
+    }
+}

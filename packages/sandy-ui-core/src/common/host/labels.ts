@@ -400,6 +400,16 @@ export function addProjectSummaryText(name: string, outcome: {
     return `Sandy: ${parts.join(' ')}`;
 }
 
+/** `sandy-ui validate`'s last line: the verdict Launch will reach for the workspace (what Add Project says). */
+export function launchVerdictLine(verdict: { kind: 'ready' | 'approve' | 'refuse' | 'compat'; lines: readonly string[] }, workspace: string): string {
+    switch (verdict.kind) {
+        case 'ready': return `  launch   ${workspace}: nothing to approve.`;
+        case 'approve': return `  launch   ${workspace}: asks you to approve ${verdict.lines.join(', ')} first.`;
+        case 'refuse': return `  launch   ${workspace}: REFUSED — ${verdict.lines.join(' ')}`;
+        case 'compat': return `  launch   ${workspace}: the sandbox needs attention — ${verdict.lines.join(' ')}`;
+    }
+}
+
 export function createSandyFolderTitle(name: string): string {
     return `Create .sandy/ in ${name}?`;
 }

@@ -1,7 +1,7 @@
 import type { SessionInfo } from '../session/session-types';
 import type { DerivedProject } from '../projects/project-state';
 import type { CompatVerdictDescription } from '../sandy/compat';
-import type { ApprovalRequest } from '../approvals/approval-model';
+import type { ApprovalRequest, LaunchVerdict } from '../approvals/approval-model';
 import type { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../settings/settings-dto';
 import type { TerminalNotification } from '../terminal/osc-dispatch';
 import type { HistoryChunk, HistoryQuery, HistoryRecord } from '../session/history-types';
@@ -85,7 +85,7 @@ export interface AddProjectOutcome {
     warnings: string[];
     problem?: SandyProblem;
     /** What Launch's pre-flight would say now (the same verdict): nothing to ask, approval first, a refusal, or the sandbox's compat. */
-    launch?: { kind: 'ready' | 'approve' | 'refuse' | 'compat'; lines: string[] };
+    launch?: LaunchVerdict;
     /** The project has its own `.sandy/` folder (else the wizard-like offer to create one). */
     hasSandyFolder?: boolean;
 }

@@ -8,6 +8,13 @@ import { DEFAULT_KILL_GRACE_MS } from '../sandy/runner';
 import { formatBytes } from '../../common/projects/project-labels';
 import { CliIo, clientFor, needArg, ParsedArgs, printJson, sandyHome, usageError } from './cli-common';
 import { doctor } from './doctor';
+import { buildApprovalRequest, LaunchVerdict, launchVerdictOf } from '../../common/approvals/approval-model';
+import { diffApproval } from '../../common/config/approval-diff';
+import { launchVerdictLine } from '../../common/host/labels';
+import { runPreflight } from '../approvals/preflight';
+import { checkWorkspace } from '../projects/workspace-guard';
+import { SandyClient } from '../sandy/sandy-client';
+import { schemaInputOf } from '../service/sandy-discovery';
 
 export type { CliIo } from './cli-common';
 export type { DoctorCheck } from './doctor';
@@ -254,13 +261,37 @@ export function formatSchema(s: SandySchema): string {
 
 async function validate(args: ParsedArgs, io: CliIo): Promise<number> {
     const file = path.resolve(io.cwd, needArg(args, 'a config file', '.sandy/config'));
-    const result = await (await clientFor(args, io)).validateConfig(file);
+    const client = await clientFor(args, io);
+    const result = await client.validateConfig(file);
+    const launch = await launchVerdictFor(file, client, io).catch(() => undefined);
     if (args.json) {
-        printJson(io, result);
+        printJson(io, launch ? { ...result, launch } : result);
     } else {
         io.stdout(formatValidation(result));
+        if (launch) {
+            io.stdout(`${launchVerdictLine(launch.verdict, launch.workspace)}\n`);
+        }
     }
-    return result.errors.length ? 1 : 0;
+    return result.errors.length || launch?.verdict.kind === 'refuse' ? 1 : 0;
+}
+
+/**
+ * The verdict Launch's pre-flight reaches for the workspace the file belongs to (`<ws>/.sandy/…`;
+ * for `$SANDY_HOME`'s own files, the current folder's): the same as Add Project says. Without the
+ * Dockerfile and symlink gates, which are asked at launch.
+ */
+async function launchVerdictFor(file: string, client: SandyClient, io: CliIo): Promise<{ workspace: string; verdict: LaunchVerdict } | undefined> {
+    const home = sandyHome(io);
+    const folder = path.dirname(file);
+    const workspace = path.basename(folder) === '.sandy' && path.resolve(folder) !== path.resolve(home) ? path.dirname(folder)
+        : path.resolve(folder) === path.resolve(home) ? io.cwd : undefined;
+    if (!workspace) {
+        return undefined;
+    }
+    const canonical = await checkWorkspace(workspace, io.home, { env: io.env });
+    const report = await runPreflight({ workspacePath: canonical, canonical: true, sandyHome: home, schema: schemaInputOf(await client.schema()).input });
+    const diff = diffApproval(report.approvalFileText, report.pendingPrivileged, { currentSetHash: report.approvalSetHash });
+    return { workspace: canonical, verdict: launchVerdictOf(buildApprovalRequest(report, diff)) };
 }
 
 /** A terminal summary of `--validate-config`; says what it does not check (CONTRACT §0.2). */

@@ -5,7 +5,7 @@ import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
 import type { DisposableLike } from '../../common/base/event';
 import { SandyState } from '../../common/sandy/contract';
-import { ApprovalRequest } from '../../common/approvals/approval-model';
+import { ApprovalRequest, launchVerdictOf } from '../../common/approvals/approval-model';
 import { SettingsEdits, SettingsSaveResult, SettingsScope, SettingsSnapshot } from '../../common/settings/settings-dto';
 import {
     AddProjectOutcome, LaunchOutcome, LaunchRequest, ProjectsSnapshot, RunOutcome, SandyConfiguration,
@@ -370,10 +370,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         } catch (e) {
             return { ...outcome, warnings: [...outcome.warnings, problemText(this.ctx.problemOf(e))] };
         }
-        const launch: NonNullable<AddProjectOutcome['launch']> = !request ? { kind: 'ready', lines: [] }
-            : request.kind === 'refuse' ? { kind: 'refuse', lines: request.refusals.map(r => `${r.message} ${r.remediation}`.trim()) }
-                : request.kind === 'compat' ? { kind: 'compat', lines: request.compat ? [request.compat.message] : [] }
-                    : { kind: 'approve', lines: request.lines.map(l => l.key).filter((k, i, all) => all.indexOf(k) === i) };
+        const launch = launchVerdictOf(request);
         // The approval (or refusal) is said once, by the verdict: not again as a --validate-config warning.
         const warnings = launch.kind === 'ready' ? outcome.warnings : outcome.warnings.filter(w => !/need your approval; launching shows them/.test(w));
         return { ...outcome, warnings, launch, hasSandyFolder: await isFolder(path.join(outcome.workspace, '.sandy')) };

@@ -118,6 +118,23 @@ describe('sandy-ui CLI (slow)', function () {
         expect(calls.every(c => /^--(version|print-version|print-schema|print-state|validate-config)( |$)/.test(c))).to.equal(true);
     });
 
+    it('validate says the verdict Launch will reach (what Add Project says): a world-open LAN allowlist is refused, exit 1', async () => {
+        const { sandy } = writeFakeSandy(root);
+        const ws = path.join(home, 'work', 'lan');
+        fs.mkdirSync(path.join(ws, '.sandy'), { recursive: true });
+        fs.writeFileSync(path.join(ws, '.sandy', 'config'), 'SANDY_ALLOW_LAN_HOSTS=0.0.0.0/0\n');
+        const human = await run(['--sandy', sandy, 'validate', path.join(ws, '.sandy', 'config')]);
+        expect(human.code).to.equal(1);
+        expect(human.stdout).to.match(new RegExp(`launch   ${ws}: REFUSED — SANDY_ALLOW_LAN_HOSTS in .* contains the world-open entry "0\\.0\\.0\\.0/0"`));
+        const json = JSON.parse((await run(['--sandy', sandy, '--json', 'validate', path.join(ws, '.sandy', 'config')])).stdout);
+        expect(json.launch.workspace).to.equal(ws);
+        expect(json.launch.verdict.kind).to.equal('refuse');
+        fs.writeFileSync(path.join(ws, '.sandy', 'config'), 'SANDY_SSH=agent\n');
+        const approve = await run(['--sandy', sandy, 'validate', path.join(ws, '.sandy', 'config')]);
+        expect(approve.code).to.equal(0);
+        expect(approve.stdout).to.contain(`launch   ${ws}: asks you to approve SANDY_SSH first.`);
+    });
+
     it('reports invalid JSON from sandy as one line, and as a JSON error with --json', async () => {
         const { sandy } = writeFakeSandy(root, 'bad-json');
         const r = await run(['--json', '--sandy', sandy, 'state']);
