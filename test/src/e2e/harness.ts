@@ -559,10 +559,8 @@ export class SandyIde {
             FAKE_SANDY_GH_TOKEN: '1',
             ...this.options.env
         });
-        const plugins = path.join(appDir, 'plugins');
-        if (fs.existsSync(plugins)) {
-            env.THEIA_DEFAULT_PLUGINS = `local-dir:${plugins}`;
-        }
+        // No THEIA_DEFAULT_PLUGINS: the app finds its bundled plugins (git: Source Control) by itself,
+        // however it is started (sandy-ui-backend's bundled-plugins.ts).
         return env;
     }
 

@@ -9,10 +9,12 @@ import { SandyBackend } from './sandy-backend';
 import { SandyTerminalContribution } from './sandy-terminal-contribution';
 import { SandyHostGuardContribution } from './sandy-host-guard-contribution';
 import { SandyGitSafetyContribution } from './sandy-git-safety-contribution';
+import { useBundledPlugins } from './bundled-plugins';
 import { ideDataDir } from '@sandy-ui/core/node';
 import { persistentConnectionToken } from './connection-token';
 
 export default new ContainerModule((bind, _unbind, isBound, rebind) => {
+    useBundledPlugins();
     // A page open across a backend crash reconnects by itself (the token outlives the process).
     if (isBound(BrowserConnectionToken)) {
         rebind(BrowserConnectionToken).toConstantValue(persistentConnectionToken(ideDataDir()));
