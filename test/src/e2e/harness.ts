@@ -414,7 +414,7 @@ export class SandyIde {
      */
     shellEnv(): Record<string, string> {
         const env: Record<string, string> = {};
-        for (const [name, value] of Object.entries(this.backendEnv(process.env.SANDY_E2E_APP_DIR || APP_DIR))) {
+        for (const [name, value] of Object.entries(this.backendEnv())) {
             if (value !== undefined && !/^(SANDY_IDE_|THEIA_)/.test(name)) {
                 env[name] = value;
             }
@@ -533,7 +533,7 @@ export class SandyIde {
         this.options.seed?.(this);
     }
 
-    protected backendEnv(appDir: string): NodeJS.ProcessEnv {
+    protected backendEnv(): NodeJS.ProcessEnv {
         const env: NodeJS.ProcessEnv = {};
         for (const [name, value] of Object.entries(process.env)) {
             // A developer's own sandy or IDE settings, or their XDG folders, must not steer the run.
@@ -572,7 +572,7 @@ export class SandyIde {
         // Port 0: the kernel picks a free port and the backend prints it — no race with other runs.
         const child = spawn(process.execPath, [main, this.workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
             cwd: appDir,
-            env: this.backendEnv(appDir),
+            env: this.backendEnv(),
             detached: true,
             stdio: ['ignore', 'pipe', 'pipe']
         });
