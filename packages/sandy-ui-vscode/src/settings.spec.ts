@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HOST_CONTROLLED_SETTINGS, SettingInspection } from '@sandy-ui/core/common';
+import { DEFAULT_IDE_KEYS, HOST_CONTROLLED_SETTINGS, SettingInspection } from '@sandy-ui/core/common';
 import { readSandySettings, SandySectionLike } from './settings';
 
 type Scopes = Partial<Record<'defaultValue' | 'globalValue' | 'workspaceValue' | 'workspaceFolderValue', unknown>>;
@@ -41,7 +41,7 @@ const ATTACK: Record<string, Scopes> = {
 };
 
 /** sandy's configuration with the user's settings untouched: the defaults. */
-const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50 };
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50, ideKeys: [...DEFAULT_IDE_KEYS] };
 
 describe('the plugin reads sandy.path, sandy.passEnvironment and the session settings through core\'s rule (unit)', () => {
     it('a workspace\'s values never reach sandy, even where get() would merge them, and are reported', () => {
@@ -81,7 +81,7 @@ describe('the plugin reads sandy.path, sandy.passEnvironment and the session set
         }));
         expect(settings.sandy).to.deep.equal({
             sandyPath: '/opt/sandy/bin/sandy', passEnv: ['ANTHROPIC_API_KEY'], sessionMode: 'foreground', stopSessionsOnQuit: true, longRunningHours: 8,
-            notifications: false, doNotDisturb: true, systemNotifications: true, historyMegabytes: 50
+            notifications: false, doNotDisturb: true, systemNotifications: true, historyMegabytes: 50, ideKeys: [...DEFAULT_IDE_KEYS]
         });
     });
 

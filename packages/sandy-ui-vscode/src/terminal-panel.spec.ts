@@ -27,6 +27,7 @@ function panelDeps(core: object, events: FakeStateEvents = stateEvents()): Termi
         core: core as unknown as SandyServiceCore,
         state: {
             onDidChangeSession: events.sessions.event, onDidNotify: events.notifications.event, setSeen: () => undefined,
+            onDidChange: () => ({ dispose: () => undefined }),
             // The user's settings as the window sent them (sandy.notifications, sandy.doNotDisturb).
             get configuration() { return events.configuration; }
         } as unknown as TerminalPanelsDeps['state'],

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AreaSizes, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
@@ -65,6 +65,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     protected disposed = false;
     /** The state the page last saved (JSON), so an unchanged one is not sent again. */
     protected savedState: string | undefined;
+    /** The ideKeys last sent to the page (a reloaded page is sent them again). */
+    protected sentIdeKeys: string | undefined;
     protected readonly toDispose: vscode.Disposable[] = [];
 
     /**
@@ -126,6 +128,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.toDispose.push({ dispose: () => this.pageLoaded() });
         this.toDispose.push(vscode.window.onDidChangeActiveColorTheme(() => this.page.notify('theme')));
         this.toDispose.push(this.terminal.onDidChangeSession(() => this.saveState()));
+        const configuration = deps.state.onDidChange(() => this.sendIdeKeys());
+        this.toDispose.push({ dispose: () => configuration.dispose() });
     }
 
     /**
@@ -203,14 +207,26 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         }
     }
 
+    /** The user's `sandy.terminal.ideKeys` to the page (on load, and when the user changes them). */
+    protected sendIdeKeys(): void {
+        const keys = this.deps.state.configuration?.ideKeys;
+        const text = JSON.stringify(keys ?? null);
+        if (this.pageReady && text !== this.sentIdeKeys) {
+            this.sentIdeKeys = text;
+            this.page.notify('ideKeys', { keys: keys ?? [...DEFAULT_IDE_KEYS] });
+        }
+    }
+
     /** What the page says: already parsed against the terminal protocol (refusals are logged, never thrown). */
     protected listen(): void {
         this.page.onNotification('ready', ({ cols, rows }) => {
             this.size = { cols, rows };
             this.pageReady = true;
+            this.sentIdeKeys = undefined;
             this.pageLoaded();
             // Before any output: which file links are links is the session's workspace's business.
             this.page.notify('links', { workspace: this.terminal.workspace });
+            this.sendIdeKeys();
             // A (re)loaded page may have missed what was sent before it listened.
             this.savedState = undefined;
             this.saveState();

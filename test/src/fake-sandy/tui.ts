@@ -52,6 +52,7 @@ const HELP = [
     '                         it), each pane one recorded screen, and wait',
     '  bell                   BEL',
     '  echo <text>            print <text>',
+    '  keys                   show every key that reaches the agent as [^P] until q',
     '  env                    print the environment, sorted',
     '  flood <n>              print n lines as fast as possible',
     '  size                   print rows\u00d7cols',
@@ -121,6 +122,8 @@ export class FakeTui {
     private line = '';
     private inputState: 'normal' | 'esc' | 'csi' | 'ss3' = 'normal';
     private prefix = false;
+    /** `keys`: every input byte is shown as `[^P]` (caret notation) until a `q`, to see which keys reach the agent. */
+    private keyEcho = false;
     private lastWasCr = false;
     private queue: Promise<void> = Promise.resolve();
     private ended = false;
@@ -244,6 +247,15 @@ export class FakeTui {
 
     private feedChar(ch: string): void {
         const code = ch.codePointAt(0)!;
+        if (this.keyEcho) {
+            if (ch === 'q') {
+                this.keyEcho = false;
+                this.write('\r\n[keys done]\r\n' + this.prompt());
+            } else {
+                this.write(`[${code < 0x20 ? `^${String.fromCharCode(code + 64)}` : code === 0x7f ? '^?' : ch}]`);
+            }
+            return;
+        }
         // Swallow escape sequences (arrow keys, bracketed-paste markers, focus
         // events): the command line is plain text.
         if (this.inputState === 'esc') {
@@ -438,6 +450,10 @@ export class FakeTui {
                 return;
             case 'echo':
                 this.println(arg);
+                return;
+            case 'keys':
+                this.println('[keys: press keys, q ends]');
+                this.keyEcho = true;
                 return;
             case 'panes': {
                 // sandy's multi-agent window (SANDY_AGENT=a,b[,c[,d]]) as its tmux draws it, at this terminal's size:

@@ -67,3 +67,4 @@ export * from './onboarding/onboarding-state';
 export * from './onboarding/onboarding-dto';
 export * from './onboarding/wizard-controller';
 export * from './onboarding/wizard-labels';
+export * from './terminal/ide-keys';

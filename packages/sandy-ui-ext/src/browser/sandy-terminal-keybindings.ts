@@ -2,7 +2,9 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationShell, FrontendApplicationContribution, Key, KeyCode, KeybindingContribution, KeybindingRegistry } from '@theia/core/lib/browser';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { ContextKeyService } from '@theia/core/lib/browser/context-key-service';
-import { CommandContribution, CommandRegistry } from '@theia/core';
+import { CommandContribution, CommandRegistry, DisposableCollection, isOSX } from '@theia/core';
+import { ideKeyChords, isIdeKey } from '@sandy-ui/core/common';
+import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalWidget } from './sandy-terminal-widget';
 
 /** True while a sandy terminal tab has focus. */
@@ -24,6 +26,7 @@ export class SandyTerminalKeybindings implements FrontendApplicationContribution
     @inject(ContextKeyService) protected readonly contextKeys: ContextKeyService;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
+    @inject(SandyStateService) protected readonly state: SandyStateService;
 
     onStart(): void {
         const focus = this.contextKeys.createKey<boolean>(SANDY_TERMINAL_FOCUS, false);
@@ -54,11 +57,46 @@ export class SandyTerminalKeybindings implements FrontendApplicationContribution
     }
 
     registerKeybindings(keybindings: KeybindingRegistry): void {
-        const pass = (key: { keyCode: number; code: string }, modifier: 'ctrl' | 'alt') => keybindings.registerKeybinding({
-            command: KeybindingRegistry.PASSTHROUGH_PSEUDO_COMMAND,
-            keybinding: KeyCode.createKeyCode({ key, [modifier]: true }).toString(),
-            when: SANDY_TERMINAL_FOCUS
+        this.keybindings = keybindings;
+        this.registerPassthrough(undefined);
+        keybindings.registerKeybinding({ command: SandyTerminalCommands.COPY.id, keybinding: 'ctrlcmd+shift+c', when: SANDY_TERMINAL_FOCUS });
+        keybindings.registerKeybinding({ command: SandyTerminalCommands.PASTE.id, keybinding: 'ctrlcmd+shift+v', when: SANDY_TERMINAL_FOCUS });
+        // The user's sandy.terminal.ideKeys, once read and whenever they change: those keys are not passed through.
+        this.state.window.onDidChange(() => {
+            const keys = JSON.stringify(this.state.window.configuration?.ideKeys ?? null);
+            if (keys !== this.passedFor) {
+                this.registerPassthrough(this.state.window.configuration?.ideKeys);
+            }
         });
+    }
+
+    protected keybindings: KeybindingRegistry | undefined;
+    protected readonly passthrough = new DisposableCollection();
+    protected passedFor: string | undefined;
+
+    /**
+     * Every key the agent needs that Theia would otherwise take, passed through to xterm while a sandy
+     * tab has the focus — except the user's IDE keys (core's ide-keys.ts; default: F1, Ctrl+Shift+P,
+     * Ctrl+P and the Sandy chords), which stay Theia's.
+     */
+    protected registerPassthrough(ideKeys: readonly string[] | undefined): void {
+        const keybindings = this.keybindings;
+        if (!keybindings) {
+            return;
+        }
+        this.passedFor = JSON.stringify(ideKeys ?? null);
+        this.passthrough.dispose();
+        const ideChords = ideKeyChords(ideKeys, isOSX);
+        const pass = (key: { keyCode: number; code: string }, modifier: 'ctrl' | 'alt') => {
+            if (isIdeKey({ code: key.code, ctrlKey: modifier === 'ctrl', altKey: modifier === 'alt', shiftKey: false, metaKey: false }, ideChords)) {
+                return;
+            }
+            this.passthrough.push(keybindings.registerKeybinding({
+                command: KeybindingRegistry.PASSTHROUGH_PSEUDO_COMMAND,
+                keybinding: KeyCode.createKeyCode({ key, [modifier]: true }).toString(),
+                when: SANDY_TERMINAL_FOCUS
+            }));
+        };
         pass(Key.SPACE, 'ctrl');
         for (let i = 0; i < 26; i++) {
             const letter = { keyCode: Key.KEY_A.keyCode + i, code: `Key${String.fromCharCode(65 + i)}` };
@@ -72,7 +110,5 @@ export class SandyTerminalKeybindings implements FrontendApplicationContribution
         for (let i = 0; i < 10; i++) {
             pass({ keyCode: Key.DIGIT0.keyCode + i, code: `Digit${i}` }, 'alt');
         }
-        keybindings.registerKeybinding({ command: SandyTerminalCommands.COPY.id, keybinding: 'ctrlcmd+shift+c', when: SANDY_TERMINAL_FOCUS });
-        keybindings.registerKeybinding({ command: SandyTerminalCommands.PASTE.id, keybinding: 'ctrlcmd+shift+v', when: SANDY_TERMINAL_FOCUS });
     }
 }

@@ -10,6 +10,7 @@ import type { SessionInfo, SessionStream, SessionStreamSink, TerminalSurface } f
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
+import { SandyStateService } from './sandy-state-service';
 import { SandyApprovalService } from './sandy-approval';
 import { SandyMessages } from './sandy-messages';
 
@@ -41,6 +42,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
     @inject(FrontendApplicationStateService) protected readonly appState: FrontendApplicationStateService;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    @inject(SandyStateService) protected readonly state: SandyStateService;
     /** The window's sandy tab sizes by shell area (a tab covered before it was drawn launches at its area's). */
     @inject(AreaSizes) protected readonly sizes: AreaSizes;
 
@@ -75,6 +77,9 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.node.appendChild(this.banner.node);
         this.node.appendChild(this.termNode);
         this.toDispose.push(this.themeService.onDidChange(theme => this.view?.setTheme(theme)));
+        // The user's sandy.terminal.ideKeys (Theia sees those keys first anyway; xterm must not take them either).
+        const ideKeys = this.state.window.onDidChange(() => this.view?.setIdeKeys(this.state.window.configuration?.ideKeys));
+        this.toDispose.push(Disposable.create(() => ideKeys.dispose()));
     }
 
     get workspace(): string {
@@ -93,6 +98,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                 openLink: uri => this.linkOpener.open(uri, this.terminal.workspace),
                 acceptsLink: uri => isOfferedLink(uri, this.terminal.workspace)
             }, { theme: this.themeService.theme });
+            this.view.setIdeKeys(this.state.window.configuration?.ideKeys);
             this.view.attach({
                 write: data => this.terminal.input(data),
                 resize: (cols, rows) => this.terminal.resize(cols, rows),

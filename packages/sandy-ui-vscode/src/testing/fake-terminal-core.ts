@@ -77,7 +77,7 @@ export class FakeTerminalCore {
         };
         return {
             core: core as unknown as SandyServiceCore,
-            state: { onDidChangeSession: () => ({ dispose: () => undefined }), setSeen: () => undefined } as unknown as TerminalPanelsDeps['state'],
+            state: { onDidChangeSession: () => ({ dispose: () => undefined }), onDidChange: () => ({ dispose: () => undefined }), setSeen: () => undefined } as unknown as TerminalPanelsDeps['state'],
             log: { info: log('info'), warn: log('warn'), error: log('warn') } as unknown as TerminalPanelsDeps['log'],
             extensionUri: FakeUri.file('/ext') as unknown as TerminalPanelsDeps['extensionUri'],
             clearForLaunch: async () => undefined,

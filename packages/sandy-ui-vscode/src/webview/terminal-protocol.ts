@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
+import { arrayField, exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */
 
@@ -62,6 +62,8 @@ export const terminalToView = messageSet({
         clear: {},
         /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
         links: { workspace: z.string() },
+        /** The user's `sandy.terminal.ideKeys`: keys the view leaves to VS Code (core's ide-keys.ts). */
+        ideKeys: { keys: arrayField(textField(64), 64) },
         focus: {},
         theme: {},
         /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */

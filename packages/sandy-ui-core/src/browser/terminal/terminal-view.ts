@@ -1,4 +1,5 @@
 import { Terminal, ITerminalOptions, ITheme } from '@xterm/xterm';
+import { ideKeyChords, isIdeKey, KeyChord } from '../../common/terminal/ide-keys';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
@@ -50,6 +51,8 @@ export class SandyTerminalView {
     protected lastSize: { cols: number; rows: number } | undefined;
     protected resizeTimer: ReturnType<typeof setTimeout> | undefined;
     protected disposed = false;
+    /** The keys left to the IDE (see common/terminal/ide-keys.ts); the default list until the host says. */
+    protected ideKeys: KeyChord[] = ideKeyChords(undefined, isMacPlatform());
     /** Replays still being parsed (their OSC side effects are muted). */
     protected replaying = 0;
     protected readonly disposables: Array<{ dispose(): void }> = [];
@@ -84,6 +87,9 @@ export class SandyTerminalView {
         for (const ident of OscDispatcher.IDENTS) {
             this.disposables.push(this.term.parser.registerOscHandler(ident, payload => this.osc.handle(ident, payload)));
         }
+        // The IDE's keys (the user's `sandy.terminal.ideKeys`) are not the agent's: xterm leaves them alone
+        // and they go on to the host (VS Code dispatches a webview's unhandled keys; Theia sees them first).
+        this.term.attachCustomKeyEventHandler(event => !isIdeKey(event, this.ideKeys));
         this.disposables.push(this.term.onData(data => this.transport?.write(data)));
         this.disposables.push(this.term.onBinary(data => this.transport?.write(data)));
         this.term.open(container);
@@ -109,6 +115,11 @@ export class SandyTerminalView {
         if (!this.disposed && cols > 0 && rows > 0 && (cols !== this.term.cols || rows !== this.term.rows)) {
             this.term.resize(cols, rows);
         }
+    }
+
+    /** The user's `sandy.terminal.ideKeys` (undefined: the default list). */
+    setIdeKeys(keys: readonly string[] | undefined): void {
+        this.ideKeys = ideKeyChords(keys, isMacPlatform());
     }
 
     attach(transport: TerminalTransport): void {
@@ -230,4 +241,8 @@ export class SandyTerminalView {
         }
         this.term.dispose();
     }
+}
+
+function isMacPlatform(): boolean {
+    return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_IDE_KEYS } from '../terminal/ide-keys';
 import { expect } from 'chai';
 import {
     dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
@@ -16,7 +17,7 @@ const ATTACK = {
 } as const;
 
 /** The configuration when nothing is set anywhere: sandy found on PATH, no extra variables, daemon sessions that outlive the IDE, a nudge after 24 h. */
-const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50 } as const;
+const DEFAULTS = { sandyPath: undefined, passEnv: [], sessionMode: 'daemon', stopSessionsOnQuit: false, longRunningHours: 24, notifications: true, doNotDisturb: false, systemNotifications: true, historyMegabytes: 50, ideKeys: [...DEFAULT_IDE_KEYS] };
 
 /** Each setting's declared default, as both hosts' inspect() report it. */
 function declaredDefaults(): Record<HostControlledSetting, SettingInspection> {
@@ -35,7 +36,7 @@ describe('host-controlled settings (the scope rule)', () => {
     it('are sandy.path, sandy.passEnvironment, the three session settings and the two that decide whether an agent\'s request for you is said; no sandy setting is a workspace\'s', () => {
         expect([...HOST_CONTROLLED_SETTINGS].sort()).to.deep.equal([
             'sandy.doNotDisturb', 'sandy.historyMegabytes', 'sandy.longRunningHours', 'sandy.notifications', 'sandy.passEnvironment', 'sandy.path',
-            'sandy.sessionMode', 'sandy.stopSessionsOnQuit', 'sandy.systemNotifications'
+            'sandy.sessionMode', 'sandy.stopSessionsOnQuit', 'sandy.systemNotifications', 'sandy.terminal.ideKeys'
         ]);
         // A new setting must be decided here: does it choose a program, widen sandy's environment, decide whether sessions
         // outlive the IDE, or silence the agent a repository runs? Then it is the user's alone.

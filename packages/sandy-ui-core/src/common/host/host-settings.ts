@@ -10,6 +10,7 @@
  */
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
 import type { SandyConfiguration } from '../service/service-protocol';
+import { DEFAULT_IDE_KEYS } from '../terminal/ide-keys';
 
 type Properties = typeof SANDY_PREFERENCE_PROPERTIES;
 
@@ -85,6 +86,7 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
     const doNotDisturb = read('sandy.doNotDisturb');
     const systemNotifications = read('sandy.systemNotifications');
     const historyMb = read('sandy.historyMegabytes');
+    const ideKeys = read('sandy.terminal.ideKeys');
     return {
         config: {
             sandyPath: typeof sandyPath === 'string' && sandyPath.trim() ? sandyPath : undefined,
@@ -95,7 +97,8 @@ export function readHostSandyConfiguration(inspect: (key: HostControlledSetting)
             notifications: notifications !== false,
             doNotDisturb: doNotDisturb === true,
             systemNotifications: systemNotifications !== false,
-            historyMegabytes: typeof historyMb === 'number' && Number.isFinite(historyMb) && historyMb >= 0 ? Math.min(10_000, historyMb) : 50
+            historyMegabytes: typeof historyMb === 'number' && Number.isFinite(historyMb) && historyMb >= 0 ? Math.min(10_000, historyMb) : 50,
+            ideKeys: Array.isArray(ideKeys) ? ideKeys.filter((k): k is string => typeof k === 'string').slice(0, 64) : [...DEFAULT_IDE_KEYS]
         },
         ignored
     };
@@ -110,7 +113,8 @@ const WHY_IGNORED: Record<HostControlledSetting, string> = {
     'sandy.notifications': 'a workspace cannot silence its agent\'s requests for you',
     'sandy.doNotDisturb': 'a workspace cannot silence its agent\'s requests for you',
     'sandy.systemNotifications': 'a workspace cannot choose what its agent puts on your desktop',
-    'sandy.historyMegabytes': 'a workspace cannot decide how much of your sessions is kept on this computer'
+    'sandy.historyMegabytes': 'a workspace cannot decide how much of your sessions is kept on this computer',
+    'sandy.terminal.ideKeys': 'a workspace cannot take the IDE\'s keys from you or hand them to its agent'
 };
 
 /** Whether a session's request for the user becomes a notification now (the user's settings as the window sent them). */

@@ -7,6 +7,8 @@
  * (see host-settings.ts). 'application' rather than 'machine': VS Code drops 'machine' values from the
  * local user settings of a remote window (code-server is one), and Theia maps both to its User scope.
  */
+import { DEFAULT_IDE_KEYS, IDE_KEYS_DESCRIPTION } from '../terminal/ide-keys';
+
 export const SANDY_PREFERENCE_PROPERTIES = {
     'sandy.path': {
         type: 'string',
@@ -66,5 +68,12 @@ export const SANDY_PREFERENCE_PROPERTIES = {
         default: false,
         scope: 'application',
         description: 'Do not disturb: no Sandy notifications for now (toggle it with "Sandy: Toggle Do Not Disturb" or the status bar). The Sessions view and the status bar still count the sessions that need you. User settings only.'
+    },
+    'sandy.terminal.ideKeys': {
+        type: 'array',
+        items: { type: 'string' },
+        default: DEFAULT_IDE_KEYS,
+        scope: 'application',
+        description: IDE_KEYS_DESCRIPTION
     }
 } as const;

@@ -132,6 +132,8 @@ export interface SandyConfiguration {
     systemNotifications?: boolean;
     /** The most of each session's output the history keeps, in MB (0: no history is kept). */
     historyMegabytes?: number;
+    /** `sandy.terminal.ideKeys`: the keys a sandy tab leaves to the IDE (a frontend matter; the backend ignores it). */
+    ideKeys?: string[];
 }
 
 /** A notification parsed from a session's stream in the service (once, whether or not a tab shows it). */

@@ -45,6 +45,7 @@ new MutationObserver(() => view.setTheme(theme())).observe(document.body, { attr
 
 // Earlier output: shown, but its notifications and clipboard writes are not acted on again.
 host.onNotification('replay', ({ data }) => view.replay(data));
+host.onNotification('ideKeys', ({ keys }) => view.setIdeKeys(keys));
 host.onNotification('links', message => {
     workspace = message.workspace;
 });
