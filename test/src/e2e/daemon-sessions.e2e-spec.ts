@@ -267,6 +267,9 @@ describe('Daemon sessions (end to end)', () => {
             }
             return centres;
         };
+        // Eleven two-line rows (the narrow sidebar puts each row's path and agent under its name) need a
+        // window tall enough to show them all at once, as the ten clicks are made without scrolling.
+        await app.page.setViewportSize({ width: 1280, height: 1300 });
         await app.projectRow(BURST[BURST.length - 1]).scrollIntoViewIfNeeded();
         // The user's hand is on the list already: a click in its empty part below the rows gives the
         // view focus (the first click into a side panel that is not active may not reach a row).
