@@ -47,8 +47,8 @@ export class WizardPanels implements vscode.Disposable {
                 writeClipboard: text => ui.writeClipboard(text),
                 info: message => void ui.info(message),
                 error: message => void ui.error(message),
-                runInTerminal: async (name, command) => {
-                    const terminal = vscode.window.createTerminal({ name });
+                runInTerminal: async (name, command, cwd) => {
+                    const terminal = vscode.window.createTerminal({ name, cwd });
                     terminal.show();
                     terminal.sendText(command, true);
                 },

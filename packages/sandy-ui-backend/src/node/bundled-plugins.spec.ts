@@ -15,9 +15,9 @@ describe('the app finds its bundled plugins however it is started', () => {
     });
     afterEach(() => fs.rmSync(app, { recursive: true, force: true }));
 
-    it('names <app>/plugins for <app>/lib/backend/main.js when nothing else named plugins', () => {
+    it('names <app>/plugins for the backend bundled in <app>/lib/backend when nothing else named plugins (argv plays no part)', () => {
         const env: NodeJS.ProcessEnv = {};
-        useBundledPlugins(env, ['node', main]);
+        useBundledPlugins(env, ['node', '/somewhere/else/chosen-by-argv'], path.dirname(main));
         expect(env.THEIA_DEFAULT_PLUGINS).to.equal(`local-dir:${path.join(app, 'plugins')}`);
     });
 

@@ -10,14 +10,16 @@ import * as path from 'path';
  * variable as it starts). The folder is the installation's, never a workspace's; an explicit
  * setting of either wins.
  */
-export function useBundledPlugins(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): void {
-    const folder = bundledPluginsFolder(argv[1], env, argv);
+export function useBundledPlugins(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv, backendDir: string = __dirname): void {
+    // The backend bundle's own folder (`<app>/lib/backend`), never argv: under Electron's --no-cluster
+    // argv[1] is the user's first argument.
+    const folder = bundledPluginsFolder(path.join(backendDir, 'main.js'), env, argv);
     if (folder) {
         env.THEIA_DEFAULT_PLUGINS = `local-dir:${folder}`;
     }
 }
 
-/** `<app>/plugins` for a backend started as `<app>/lib/backend/main.js`, unless plugins were named already or it is not a real folder. */
+/** `<app>/plugins` for a backend bundled as `<app>/lib/backend/main.js`, unless plugins were named already or it is not a real folder. */
 export function bundledPluginsFolder(main: string | undefined, env: NodeJS.ProcessEnv, argv: readonly string[]): string | undefined {
     if (!main || env.THEIA_DEFAULT_PLUGINS || argv.some(a => a === '--plugins' || a.startsWith('--plugins='))) {
         return undefined;

@@ -58,8 +58,8 @@ export class SandyWizardWidget extends SandyPageWidget {
                 writeClipboard: text => this.ui.writeClipboard(text),
                 info: message => void this.ui.info(message),
                 error: message => void this.ui.error(message),
-                runInTerminal: async (title, command) => {
-                    const terminal = await this.terminalService.newTerminal({ title, useServerTitle: false });
+                runInTerminal: async (title, command, cwd) => {
+                    const terminal = await this.terminalService.newTerminal({ title, cwd, useServerTitle: false });
                     await terminal.start();
                     this.terminalService.open(terminal, { mode: 'activate' });
                     terminal.sendText(`${command}\r`);

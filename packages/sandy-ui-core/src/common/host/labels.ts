@@ -418,8 +418,8 @@ export function sandyFolderCreatedText(name: string, created: readonly string[])
     return `Sandy: created ${created.map(f => `.sandy/${f.split(/[\\/]/).pop()}`).join(' and ')} in ${name}.`;
 }
 
-export function copySecretsText(from: string): string {
-    return `${from} also has .sandy/.secrets (API keys and tokens). Copy it too? Its values are secrets: only copy them where the same keys should apply.`;
+export function copySecretsText(from: string, adds: readonly string[] = []): string {
+    return [`${from} also has .sandy/.secrets (API keys and tokens). Copy it too? Its values are secrets: only copy them where the same keys should apply.`, ...adds].join('\n');
 }
 
 // ---- the skill-pack browser (ProjectCommands.chooseSkillPacks)
@@ -430,6 +430,10 @@ export const NO_SKILL_PACKS_TEXT = 'Sandy: this sandy lists no skill packs.';
 
 export function skillPacksPlaceholder(scope: string): string {
     return `Skill packs for ${scope} (sandy installs the ticked ones at its next build)`;
+}
+
+export function skillPacksShadowedText(value: string, file: string): string {
+    return `Sandy: SANDY_SKILL_PACKS=${value} written to ${file}, but the same scope's .secrets also sets SANDY_SKILL_PACKS, and sandy reads that one. Remove it there (Sandy Settings shows where).`;
 }
 
 export function skillPacksSavedText(value: string, file: string): string {

@@ -9,6 +9,12 @@ export interface OnboardingSnapshot {
     platform: string;
     /** The throwaway workspace of the build and the test session. */
     firstSessionWorkspace: string;
+    /**
+     * Where a fix or a login runs in a terminal: an empty folder of the IDE's (`~/.sandy-ui/terminal`),
+     * never the window's folder (a repository's `.claude/`, `.mcp.json` or a program on a relative PATH
+     * entry must not be what `claude /login` or `sudo` meets) nor the test session's (its agent writes there).
+     */
+    terminalFolder: string;
 }
 
 /** One agent the user can pick: sandy's schema lists it; what was found on the host for it. */

@@ -15,7 +15,7 @@ function agent(name: string, found: string[] = []): AgentChoice {
 class Fixture {
     saved: OnboardingState[] = [];
     settingsWrites: Array<{ scope: SettingsScope; edits: SettingsEdits }> = [];
-    terminals: Array<{ title: string; command: string }> = [];
+    terminals: Array<{ title: string; command: string; cwd: string }> = [];
     clipboard: string[] = [];
     launched: string[] = [];
     openedSettings: string[] = [];
@@ -26,7 +26,7 @@ class Fixture {
     listeners: Array<(s: SessionInfo) => void> = [];
     models: WizardModel[] = [];
     saveResult: SettingsSaveResult = { ok: true };
-    snapshot: OnboardingSnapshot = { state: undefined, sandyFound: false, platform: 'linux', firstSessionWorkspace: WS };
+    snapshot: OnboardingSnapshot = { state: undefined, sandyFound: false, platform: 'linux', firstSessionWorkspace: WS, terminalFolder: '/home/u/.sandy-ui/terminal' };
 
     readonly service: WizardService = {
         getOnboarding: async () => this.saved.length ? { ...this.snapshot, state: this.saved[this.saved.length - 1] } : this.snapshot,
@@ -43,7 +43,7 @@ class Fixture {
         writeClipboard: async text => { this.clipboard.push(text); },
         info: () => undefined,
         error: () => undefined,
-        runInTerminal: async (title, command) => { this.terminals.push({ title, command }); },
+        runInTerminal: async (title, command, cwd) => { this.terminals.push({ title, command, cwd }); },
         openSettings: async key => { this.openedSettings.push(key); },
         launch: async ws => { this.launched.push(ws); },
         showSession: async () => undefined,
@@ -81,7 +81,7 @@ describe('WizardController (Sandy: Get Started)', () => {
         await f.act({ type: 'copy', check: 'sandy' });
         await f.act({ type: 'run', check: 'sandy' });
         expect(f.clipboard).to.deep.equal(['curl | bash']);
-        expect(f.terminals).to.deep.equal([{ title: 'Sandy: fix "sandy installed"', command: 'curl | bash' }]);
+        expect(f.terminals, 'in the IDE\'s own empty folder, never the window\'s').to.deep.equal([{ title: 'Sandy: fix "sandy installed"', command: 'curl | bash', cwd: '/home/u/.sandy-ui/terminal' }]);
         // A made-up check id runs nothing.
         await f.act({ type: 'run', check: 'docker-cli' });
         await f.act({ type: 'run', check: 'evil' });

@@ -19,8 +19,8 @@ export interface WizardHost {
     writeClipboard(text: string): Promise<void>;
     info(message: string): void;
     error(message: string): void;
-    /** A terminal tab of the IDE running `command` (always one of core's fixed commands). */
-    runInTerminal(title: string, command: string): Promise<void>;
+    /** A terminal tab of the IDE running `command` (always one of core's fixed commands) in `cwd` (never a workspace). */
+    runInTerminal(title: string, command: string, cwd: string): Promise<void>;
     /** The settings editor, Global scope, scrolled to `key` (a secret key: its write-only field). */
     openSettings(key: string): Promise<void>;
     /** Launches sandy in the workspace through the usual launch flow (pre-flight, its tab). */
@@ -131,7 +131,7 @@ export class WizardController {
             this.selected = new Set(this.state.agents);
         }
         this.render();
-        await this.enter();
+        await this.enter().catch(e => this.fail(e));
     }
 
     setVisible(visible: boolean): void {
@@ -150,16 +150,23 @@ export class WizardController {
         return WIZARD_STEPS.filter(s => s !== 'macos' || this.snapshot?.platform === 'darwin');
     }
 
-    async act(action: WizardAction): Promise<void> {
-        this.problem = undefined;
-        try {
-            await this.handle(action);
-        } catch (e) {
-            this.fail(e);
-            return;
-        }
-        this.render();
+    /** One action at a time, in order: a double click on Next cannot skip the step after it unseen. */
+    act(action: WizardAction): Promise<void> {
+        const run = async (): Promise<void> => {
+            this.problem = undefined;
+            try {
+                await this.handle(action);
+            } catch (e) {
+                this.fail(e);
+                return;
+            }
+            this.render();
+        };
+        this.acting = this.acting.then(run, run);
+        return this.acting;
     }
+
+    protected acting: Promise<void> = Promise.resolve();
 
     protected async handle(action: WizardAction): Promise<void> {
         switch (action.type) {
@@ -178,8 +185,8 @@ export class WizardController {
             }
             case 'run': {
                 const check = this.report?.checks.find(c => c.id === action.check);
-                if (check?.fix) {
-                    await this.ports.host.runInTerminal(words.fixTerminalTitle(PREREQUISITE_TITLES[check.id]), check.fix.command);
+                if (check?.fix && this.snapshot) {
+                    await this.ports.host.runInTerminal(words.fixTerminalTitle(PREREQUISITE_TITLES[check.id]), check.fix.command, this.snapshot.terminalFolder);
                 }
                 return;
             }
@@ -195,8 +202,8 @@ export class WizardController {
                 return;
             case 'auth': {
                 const agent = this.agents?.find(a => a.name === action.agent);
-                if (action.action === 'login' && agent?.loginCommand) {
-                    await this.ports.host.runInTerminal(words.loginTerminalTitle(agent.name), agent.loginCommand);
+                if (action.action === 'login' && agent?.loginCommand && this.snapshot) {
+                    await this.ports.host.runInTerminal(words.loginTerminalTitle(agent.name), agent.loginCommand, this.snapshot.terminalFolder);
                 } else if (action.action === 'key' && agent?.secretKeys.length) {
                     await this.ports.host.openSettings(agent.secretKeys[0]);
                 }
@@ -324,6 +331,10 @@ export class WizardController {
     /** The picked agents (and the accepted proposals) to `~/.sandy/config`, through the settings save path. */
     protected async writeAgentChoice(): Promise<void> {
         const agents = this.selectedAgents();
+        if (!agents.length) {
+            // Never an empty SANDY_AGENT over the user's own (the list not loaded yet, or nothing picked).
+            throw new Error(words.PICK_AN_AGENT_TEXT);
+        }
         const config = [{ key: 'SANDY_AGENT', value: agents.join(',') }, ...this.proposals.filter(p => p.accepted).map(p => ({ key: p.key, value: p.value }))];
         const result = await this.ports.service.saveSettings('global', undefined, { config, secrets: [] });
         if (!result.ok) {
@@ -436,7 +447,8 @@ export class WizardController {
                         : { label: words.NEXT_LABEL, enabled: true };
             }
             case 'agents':
-                return this.selected.size ? { label: words.NEXT_LABEL, enabled: true } : { label: words.NEXT_LABEL, enabled: false, why: words.PICK_AN_AGENT_TEXT };
+                return !this.agents ? { label: words.NEXT_LABEL, enabled: false, why: words.CHECKING_TEXT }
+                    : this.selectedAgents().length ? { label: words.NEXT_LABEL, enabled: true } : { label: words.NEXT_LABEL, enabled: false, why: words.PICK_AN_AGENT_TEXT };
             case 'build':
                 return this.build.state === 'done' ? { label: words.NEXT_LABEL, enabled: true } : { label: words.NEXT_LABEL, enabled: false, why: words.BUILD_FIRST_TEXT };
             case 'test':

@@ -14,7 +14,7 @@ import {
     removeSandboxPrompt, revokeApprovalText, sandboxLocationText, sandboxRemovedText, sessionPickItem, sessionStoppedText, STOP_PICK_PLACEHOLDER,
     SWITCH_PICK_PLACEHOLDER, NO_SESSION_WAITING_TEXT, doNotDisturbText, addProjectSummaryText, CREATE_SANDY_FOLDER_ACTION, COPY_SANDY_FOLDER_ACTION,
     COPY_SANDY_FOLDER_PLACEHOLDER, createSandyFolderTitle, COPY_SECRETS_TITLE, copySecretsText, sandyFolderCreatedText, workspaceLabel,
-    CHOOSE_FOLDER_LABEL, projectRemovedText, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText
+    CHOOSE_FOLDER_LABEL, projectRemovedText, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText, skillPacksShadowedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
 
@@ -328,9 +328,13 @@ export class ProjectCommands {
                 return;
             }
             let chosen = source;
-            if (source.kind === 'copy' && plan.secretsAvailable
-                && await ui.confirm({ title: COPY_SECRETS_TITLE, message: copySecretsText(workspaceLabel(source.from)), ok: COPY_SECRETS_TITLE.replace('?', '') })) {
-                chosen = { ...source, includeSecrets: true };
+            if (source.kind === 'copy' && plan.secretsAvailable) {
+                // The second question names what the secrets add (keys, and any that need sandy's approval there).
+                const withSecrets = await service.planSandyFolder(workspace, { ...source, includeSecrets: true });
+                const adds = withSecrets.lines.filter(l => !plan.lines.includes(l));
+                if (await ui.confirm({ title: COPY_SECRETS_TITLE, message: copySecretsText(workspaceLabel(source.from), adds), ok: COPY_SECRETS_TITLE.replace('?', '') })) {
+                    chosen = { ...source, includeSecrets: true };
+                }
             }
             const done = await service.createSandyFolder(workspace, chosen);
             void ui.info(sandyFolderCreatedText(name, done.created ?? []));
@@ -475,7 +479,13 @@ export class ProjectCommands {
                 void ui.error(commandFailedText('saving SANDY_SKILL_PACKS', { code: 'failed', message: result.error?.message ?? 'the save failed', hint: result.error?.hint ?? '' }));
                 return;
             }
-            void ui.info(skillPacksSavedText(value, target.scope === 'global' ? '~/.sandy/config' : `${target.name}/.sandy/config`));
+            const file = target.scope === 'global' ? '~/.sandy/config' : `${target.name}/.sandy/config`;
+            if (result.mismatches?.includes('SANDY_SKILL_PACKS') || scopeData?.misplaced?.some(m => m.key === 'SANDY_SKILL_PACKS')) {
+                // A SANDY_SKILL_PACKS line in that scope's .secrets wins at launch: say so rather than promise the build.
+                void ui.warn(skillPacksShadowedText(value, file));
+                return;
+            }
+            void ui.info(skillPacksSavedText(value, file));
         } catch (e) {
             void ui.error(commandFailedText('choosing skill packs', toProblem(e)));
         }

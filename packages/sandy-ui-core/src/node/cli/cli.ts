@@ -8,13 +8,13 @@ import { DEFAULT_KILL_GRACE_MS } from '../sandy/runner';
 import { formatBytes } from '../../common/projects/project-labels';
 import { CliIo, clientFor, needArg, ParsedArgs, printJson, sandyHome, usageError } from './cli-common';
 import { doctor } from './doctor';
-import { buildApprovalRequest, LaunchVerdict, launchVerdictOf } from '../../common/approvals/approval-model';
-import { diffApproval } from '../../common/config/approval-diff';
+import { LaunchVerdict, launchVerdictOf } from '../../common/approvals/approval-model';
 import { launchVerdictLine } from '../../common/host/labels';
-import { runPreflight } from '../approvals/preflight';
+import { toProblem } from '../../common/service/service-protocol';
+import { analyzeLaunch } from '../approvals/launch-analysis';
 import { checkWorkspace } from '../projects/workspace-guard';
+import { buildSandyEnv } from '../sandy/env';
 import { SandyClient } from '../sandy/sandy-client';
-import { schemaInputOf } from '../service/sandy-discovery';
 
 export type { CliIo } from './cli-common';
 export type { DoctorCheck } from './doctor';
@@ -263,7 +263,7 @@ async function validate(args: ParsedArgs, io: CliIo): Promise<number> {
     const file = path.resolve(io.cwd, needArg(args, 'a config file', '.sandy/config'));
     const client = await clientFor(args, io);
     const result = await client.validateConfig(file);
-    const launch = await launchVerdictFor(file, client, io).catch(() => undefined);
+    const launch = await launchVerdictFor(file, client, io);
     if (args.json) {
         printJson(io, launch ? { ...result, launch } : result);
     } else {
@@ -277,8 +277,8 @@ async function validate(args: ParsedArgs, io: CliIo): Promise<number> {
 
 /**
  * The verdict Launch's pre-flight reaches for the workspace the file belongs to (`<ws>/.sandy/…`;
- * for `$SANDY_HOME`'s own files, the current folder's): the same as Add Project says. Without the
- * Dockerfile and symlink gates, which are asked at launch.
+ * for `$SANDY_HOME`'s own files, the current folder's): core's one analysis (analyzeLaunch), as Add
+ * Project says it. A folder the workspace guard refuses, or files pre-flight cannot read, are a refusal.
  */
 async function launchVerdictFor(file: string, client: SandyClient, io: CliIo): Promise<{ workspace: string; verdict: LaunchVerdict } | undefined> {
     const home = sandyHome(io);
@@ -288,10 +288,30 @@ async function launchVerdictFor(file: string, client: SandyClient, io: CliIo): P
     if (!workspace) {
         return undefined;
     }
-    const canonical = await checkWorkspace(workspace, io.home, { env: io.env });
-    const report = await runPreflight({ workspacePath: canonical, canonical: true, sandyHome: home, schema: schemaInputOf(await client.schema()).input });
-    const diff = diffApproval(report.approvalFileText, report.pendingPrivileged, { currentSetHash: report.approvalSetHash });
-    return { workspace: canonical, verdict: launchVerdictOf(buildApprovalRequest(report, diff)) };
+    const refused = (e: unknown) => {
+        const problem = toProblem(e);
+        return { workspace, verdict: { kind: 'refuse' as const, lines: [`${problem.message} ${problem.hint}`.trim()] } };
+    };
+    let canonical: string;
+    try {
+        canonical = await checkWorkspace(workspace, io.home, { env: io.env });
+    } catch (e) {
+        return refused(e);
+    }
+    const schema = await client.schema();
+    const state = await client.state('light').catch(() => undefined);
+    const sandbox = state?.sandboxes.find(s => s.workspace_path === canonical);
+    const launchEnv = buildSandyEnv(io.env, {});
+    try {
+        const { request } = await analyzeLaunch({
+            workspace: canonical, schema, sandyHome: home, home: launchEnv.HOME || io.home, launchEnv,
+            sandbox: sandbox ? { createdVersion: sandbox.created_version, path: sandbox.path } : undefined,
+            problemOf: e => toProblem(e)
+        });
+        return { workspace: canonical, verdict: launchVerdictOf(request) };
+    } catch (e) {
+        return refused(e);
+    }
 }
 
 /** A terminal summary of `--validate-config`; says what it does not check (CONTRACT §0.2). */

@@ -48,12 +48,13 @@ export class OnboardingStore {
         return clean;
     }
 
-    /**
-     * The throwaway workspace of the wizard's build and test session (`~/.sandy-ui/first-session`):
-     * made once, a real folder (a symlink there is refused, never followed), with a note saying what it is.
-     */
-    async firstSessionWorkspace(): Promise<string> {
-        const folder = path.join(this.dir, 'first-session');
+    /** The empty folder a fix or a login runs in (`~/.sandy-ui/terminal`): made once, a real folder, never a link. */
+    terminalFolder(): Promise<string> {
+        return this.privateFolder('terminal');
+    }
+
+    protected async privateFolder(name: string): Promise<string> {
+        const folder = path.join(this.dir, name);
         await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
         try {
             await fs.promises.mkdir(folder, { mode: 0o700 });
@@ -66,6 +67,15 @@ export class OnboardingStore {
         if (!stat.isDirectory()) {
             throw new Error(`${folder} is not a folder (a symlink or a file is there); remove it and try again.`);
         }
+        return folder;
+    }
+
+    /**
+     * The throwaway workspace of the wizard's build and test session (`~/.sandy-ui/first-session`):
+     * made once, a real folder (a symlink there is refused, never followed), with a note saying what it is.
+     */
+    async firstSessionWorkspace(): Promise<string> {
+        const folder = await this.privateFolder('first-session');
         const note = path.join(folder, 'README.md');
         await fs.promises.writeFile(note, FIRST_SESSION_NOTE, { flag: 'wx', mode: 0o600 }).catch(() => undefined);
         return folder;

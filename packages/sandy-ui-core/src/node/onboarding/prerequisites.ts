@@ -100,10 +100,12 @@ async function sandyHomeCheck(home: string): Promise<PrerequisiteCheck> {
     try {
         await fs.promises.access(target, fs.constants.W_OK);
     } catch {
+        // A path with control characters is shown escaped and gets no command to run (a terminal would act on them).
+        const plain = !/[\x00-\x1f\x7f-\x9f]/.test(target);
         return {
-            id: 'sandy-home', status: 'fail', summary: `${target} is not writable; sandy stops with "SANDY_HOME (…) is not writable".`,
-            hint: `Fix the owner or permissions of ${target}.`,
-            fix: { command: `sudo chown -R "$USER" ${shellQuote(target)}`, explains: `Makes you the owner of ${target} again (asks for your password).` }
+            id: 'sandy-home', status: 'fail', summary: `${plain ? target : JSON.stringify(target)} is not writable; sandy stops with "SANDY_HOME (…) is not writable".`,
+            hint: `Fix the owner or permissions of ${plain ? target : JSON.stringify(target)}.`,
+            ...(plain ? { fix: { command: `sudo chown -R "$USER" ${shellQuote(target)}`, explains: `Makes you the owner of ${target} again (asks for your password).` } } : {})
         };
     }
     return { id: 'sandy-home', status: 'ok', summary: target === home ? `${home} is writable` : `${home} does not exist yet; sandy will create it` };
@@ -118,7 +120,10 @@ export async function findOnPath(name: string, pathVar: string | undefined): Pro
     return undefined;
 }
 
-/** A path or argument as one shell word (for a fix command shown to the user). */
+/** A path or argument as one shell word (for a fix command shown to the user); never with control characters. */
 export function shellQuote(text: string): string {
+    if (/[\x00-\x1f\x7f-\x9f]/.test(text)) {
+        throw new Error('a control character in a command argument');
+    }
     return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

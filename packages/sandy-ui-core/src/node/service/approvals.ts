@@ -1,13 +1,12 @@
 import * as fs from 'fs';
-import { SandyError } from '../../common/sandy/errors';
 import { SandyState } from '../../common/sandy/contract';
-import { ApprovalRefusal, ApprovalRequest, buildApprovalRequest } from '../../common/approvals/approval-model';
-import { CONTROL_CHARS, GateKind, gatesToken, PendingGates } from '../../common/approvals/launch-gates';
-import { diffApproval } from '../../common/config/approval-diff';
-import { approvalFilePathFor, envSetKeysFrom, PreflightReport } from '../../common/config/preflight';
-import { runPreflight, sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
-import { dockerfileApprovalPath, dockerfileGate, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
+import { ApprovalRequest } from '../../common/approvals/approval-model';
+import { GateKind, PendingGates } from '../../common/approvals/launch-gates';
+import { approvalFilePathFor, PreflightReport } from '../../common/config/preflight';
+import { sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
+import { dockerfileApprovalPath, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
 import { GateResponder } from '../approvals/gate-responder';
+import { analyzeLaunch, LaunchAnalysis } from '../approvals/launch-analysis';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { sandboxNameFor } from '../sandy/lock-sweep';
 import { checkWorkspace } from '../projects/workspace-guard';
@@ -16,13 +15,7 @@ import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
 import { SnapshotPublisher } from './snapshots';
 
-/** The pre-flight of a workspace and the approval view's request: what a launch must show first. */
-export interface LaunchAnalysis {
-    report: PreflightReport;
-    /** undefined: launch without asking. */
-    request: ApprovalRequest | undefined;
-    gates: PendingGates;
-}
+export type { LaunchAnalysis };
 
 /**
  * Pre-flight and approvals: the launcher-exact report of a workspace's config files, the gates
@@ -83,17 +76,19 @@ export class LaunchApprovals {
 
     /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
     async analyze(workspace: string): Promise<LaunchAnalysis> {
-        const keys = this.discovery.schemaInput().input.keys;
-        const report = await this.preflightReport(workspace);
-        const remembered = await this.approvalMemory.get(workspaceHash16(workspace)).catch(() => undefined);
-        const diff = diffApproval(report.approvalFileText, report.pendingPrivileged, {
-            currentSetHash: report.approvalSetHash,
-            approvedValueHashes: remembered,
-            currentValueHashes: valueHashesFor(report.pendingPrivileged)
+        const { schema } = this.discovery.schemaInput();
+        const wsHash = workspaceHash16(workspace);
+        const sandbox = this.snapshots.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
+        return analyzeLaunch({
+            workspace, schema,
+            sandyHome: this.discovery.launchSandyHome,
+            home: this.discovery.baseEnv().HOME || this.ctx.home,
+            launchEnv: this.discovery.baseEnv(),
+            sandbox: sandbox ? { createdVersion: sandbox.created_version, path: sandbox.path } : undefined,
+            approvedValueHashes: await this.approvalMemory.get(wsHash).catch(() => undefined),
+            previousDockerfile: await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined),
+            problemOf: e => this.ctx.problemOf(e)
         });
-        const descriptions = Object.fromEntries(keys.map(k => [k.name, k.description]));
-        const { gates, token, refusals } = await this.pendingGates(workspace, report);
-        return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates };
     }
 
     /**
@@ -120,7 +115,7 @@ export class LaunchApprovals {
     /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */
     protected async gateUnchanged(workspace: string, approved: PendingGates, gate: GateKind): Promise<boolean> {
         if (gate === 'privileged') {
-            return !!approved.privileged && (await this.preflightReport(workspace)).approvalSetHash === approved.privileged.setHash;
+            return !!approved.privileged && (await this.analyze(workspace)).report.approvalSetHash === approved.privileged.setHash;
         }
         if (gate === 'dockerfile') {
             return !!approved.dockerfile && (await sandyContextHash(`${workspace}/.sandy`)).hash === approved.dockerfile.hash;
@@ -132,47 +127,5 @@ export class LaunchApprovals {
     /** sandy's symlink gate for a workspace, as it stands now (see launch-gates). */
     protected symlinks(workspace: string): ReturnType<typeof symlinkGate> {
         return symlinkGate(workspace, this.discovery.baseEnv().HOME || this.ctx.home, this.discovery.launchSandyHome);
-    }
-
-    /** The launcher-exact pre-flight of the workspace's and $SANDY_HOME's config files now. */
-    protected preflightReport(workspace: string): Promise<PreflightReport> {
-        const { schema, input } = this.discovery.schemaInput();
-        const launchEnv = this.discovery.baseEnv();
-        const sandbox = this.snapshots.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
-        return runPreflight({
-            workspacePath: workspace,
-            canonical: true,
-            sandyHome: this.discovery.launchSandyHome,
-            schema: input,
-            envSetKeys: envSetKeysFrom(launchEnv, input),
-            envLanHosts: launchEnv.SANDY_ALLOW_LAN_HOSTS,
-            sandbox: sandbox ? { createdVersion: sandbox.created_version, sandboxMinCompat: schema.sandy.sandbox_min_compat, sandboxPath: sandbox.path } : undefined
-        });
-    }
-
-    /**
-     * What sandy's Dockerfile and symlink gates will ask besides the privileged keys, the token of
-     * everything shown, and refusals where a gate cannot be shown faithfully.
-     */
-    protected async pendingGates(workspace: string, report: PreflightReport): Promise<{ gates: PendingGates; token: string; refusals: ApprovalRefusal[] }> {
-        const refusals: ApprovalRefusal[] = [];
-        const refusal = (e: unknown): undefined => {
-            const problem = this.ctx.problemOf(e);
-            refusals.push({ message: problem.message, remediation: problem.hint, key: '' });
-            return undefined;
-        };
-        if (CONTROL_CHARS.test(workspace)) {
-            refusal(new SandyError('usage', `The workspace path ${JSON.stringify(workspace)} contains control characters.`,
-                'Rename the folder: sandy prints the path inside its own prompts and state, where such characters forge or break lines.'));
-        }
-        const wsHash = workspaceHash16(workspace);
-        const previousText = await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined);
-        const dockerfile = await dockerfileGate(workspace, this.discovery.launchSandyHome, previousText).catch(refusal);
-        const symlinks = await this.symlinks(workspace).catch(refusal);
-        const privileged = report.approvalStatus === 'pending' && report.approvalSetHash
-            ? { setHash: report.approvalSetHash, keys: report.approvalSet.map(kv => kv.slice(0, kv.indexOf('='))) }
-            : undefined;
-        const gates: PendingGates = { workspace, privileged, dockerfile, symlinks };
-        return { gates, token: gatesToken(gates, sha256Hex), refusals };
     }
 }

@@ -1,4 +1,3 @@
-import * as path from 'path';
 import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
 import { OnboardingState } from '../../common/onboarding/onboarding-state';
 import { PrerequisiteReport } from '../../common/onboarding/prerequisites';
@@ -12,6 +11,7 @@ import { probeCredentials } from '../onboarding/credential-probe';
 import { OnboardingStore } from '../onboarding/onboarding-store';
 import { checkPrerequisites, findOnPath, shellQuote } from '../onboarding/prerequisites';
 import { ProcessSandyRunner } from '../sandy/runner';
+import { BuildGate } from '../terminal/build-gate';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
 
@@ -33,12 +33,16 @@ export class OnboardingService {
         protected readonly ctx: ServiceContext,
         protected readonly discovery: SandyDiscovery,
         protected readonly store: OnboardingStore,
+        /** The launches' turn through sandy's build (sandy rewrites its build files in SANDY_HOME on every build). */
+        protected readonly buildGate: BuildGate = new BuildGate(),
         protected readonly platform: NodeJS.Platform = process.platform
     ) { }
 
     async getOnboarding(): Promise<OnboardingSnapshot> {
-        const [state, status, firstSessionWorkspace] = await Promise.all([this.store.read(), this.discovery.ensureLocated(), this.store.firstSessionWorkspace()]);
-        return { state, sandyFound: status.found, platform: this.platform, firstSessionWorkspace };
+        const [state, status, firstSessionWorkspace, terminalFolder] = await Promise.all([
+            this.store.read(), this.discovery.ensureLocated(), this.store.firstSessionWorkspace(), this.store.terminalFolder()
+        ]);
+        return { state, sandyFound: status.found, platform: this.platform, firstSessionWorkspace, terminalFolder };
     }
 
     saveOnboarding(state: OnboardingState): Promise<OnboardingState> {
@@ -86,51 +90,63 @@ export class OnboardingService {
         return Promise.resolve(this.progress());
     }
 
-    async startImageBuild(): Promise<ImageBuildProgress> {
-        if (this.build.running) {
-            return this.progress();
+    startImageBuild(): Promise<ImageBuildProgress> {
+        // Marked as running before the first await: two clicks (or two windows) start one build.
+        if (!this.build.running) {
+            const progress: ImageBuildProgress = { state: 'running', startedAt: Date.now(), lines: [], log: '', status: '' };
+            const parser = new BuildTimelineParser(() => Date.now());
+            this.build = { progress, parser };
+            this.build.running = this.runBuild(progress, parser).finally(() => {
+                progress.endedAt = Date.now();
+                this.build.running = undefined;
+            });
         }
-        await this.discovery.ensureLocated();
-        const located = this.discovery.located;
-        if (!located) {
-            const problem = this.discovery.sandyStatus.problem;
-            const error = problem ? `${problem.message} ${problem.hint}`.trim() : 'sandy was not found.';
-            this.build = { progress: { state: 'failed', lines: [], log: '', error, status: buildStateText({ phases: [], state: 'failed', error }) } };
-            return this.progress();
-        }
-        const workspace = await this.store.firstSessionWorkspace();
-        const parser = new BuildTimelineParser(() => Date.now());
-        const progress: ImageBuildProgress = { state: 'running', startedAt: Date.now(), lines: [], log: '', status: '' };
-        this.build = { progress, parser };
-        const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
-        // sandy's errors go to stderr, uncoloured on a pipe: the parser reads them by stream.
-        const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
-        this.build.running = runner.run(['--build-only'], {
-            cwd: workspace, timeoutMs: BUILD_TIMEOUT_MS,
-            onOutput: (chunk, stream) => {
-                const text = decoders[stream].decode(chunk, { stream: true });
-                parser.push(text, stream);
-                progress.log = (progress.log + stripAnsi(text)).slice(-MAX_LOG_CHARS);
+        return Promise.resolve(this.progress());
+    }
+
+    /** `sandy --build-only` in the wizard's workspace, in its turn through the launches' build gate. */
+    protected async runBuild(progress: ImageBuildProgress, parser: BuildTimelineParser): Promise<void> {
+        const fail = (error: string): void => {
+            parser.end(undefined);
+            progress.state = 'failed';
+            progress.error = error;
+        };
+        let turn: ReturnType<BuildGate['enter']> | undefined;
+        try {
+            await this.discovery.ensureLocated();
+            const located = this.discovery.located;
+            if (!located) {
+                const problem = this.discovery.sandyStatus.problem;
+                fail(problem ? `${problem.message} ${problem.hint}`.trim() : 'sandy was not found.');
+                return;
             }
-        }).then(result => {
+            const workspace = await this.store.firstSessionWorkspace();
+            turn = this.buildGate.enter();
+            await turn.ready;
+            const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+            // sandy's errors go to stderr, uncoloured on a pipe: the parser reads them by stream.
+            const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+            const result = await runner.run(['--build-only'], {
+                cwd: workspace, timeoutMs: BUILD_TIMEOUT_MS,
+                onOutput: (chunk, stream) => {
+                    const text = decoders[stream].decode(chunk, { stream: true });
+                    parser.push(text, stream);
+                    progress.log = (progress.log + stripAnsi(text)).slice(-MAX_LOG_CHARS);
+                }
+            });
             parser.end(result.exitCode);
             progress.exitCode = result.exitCode;
             progress.state = result.exitCode === 0 ? 'done' : 'failed';
             if (result.exitCode !== 0) {
-                const timeline = parser.timeline();
-                progress.error = timeline.error ?? (result.timedOut ? 'the build took longer than an hour and was stopped.' : lastLine(result.stderr) ?? `sandy exited with ${result.exitCode ?? result.signal}.`);
+                progress.error = parser.timeline().error ?? (result.timedOut ? 'the build took longer than an hour and was stopped.' : lastLine(result.stderr) ?? `sandy exited with ${result.exitCode ?? result.signal}.`);
             }
-        }, e => {
-            parser.end(undefined);
-            progress.state = 'failed';
+            this.ctx.logger.info(`sandy: the Get Started image build ended: ${progress.state}`);
+        } catch (e) {
             const problem = this.ctx.problemOf(e);
-            progress.error = `${problem.message} ${problem.hint}`.trim();
-        }).finally(() => {
-            progress.endedAt = Date.now();
-            this.build.running = undefined;
-            this.ctx.logger.info(`sandy: image build in ${path.basename(workspace)} ended: ${progress.state}`);
-        });
-        return this.progress();
+            fail(`${problem.message} ${problem.hint}`.trim());
+        } finally {
+            turn?.release();
+        }
     }
 
     protected progress(): ImageBuildProgress {

@@ -7,6 +7,7 @@ import { locateSandy, LocatedSandy } from '../sandy/locate';
 import { SandyClient } from '../sandy/sandy-client';
 import { buildSandyEnv, SandyEnvOptions } from '../sandy/env';
 import { ServiceContext } from './service-context';
+import { preflightSchemaInput } from '../approvals/launch-analysis';
 
 /** The schema's key lists as pre-flight takes them. */
 export interface SchemaInput {
@@ -142,7 +143,8 @@ export class SandyDiscovery {
 
     /** sandy's schema, or the bundled one when sandy did not answer; with the key lists pre-flight takes. */
     schemaInput(): SchemaInput {
-        return schemaInputOf(this.currentSchema ?? BUNDLED_FALLBACK_SCHEMA);
+        const schema = this.currentSchema ?? BUNDLED_FALLBACK_SCHEMA;
+        return { schema, input: preflightSchemaInput(schema) };
     }
 
     /** One `--print-state light` of the located sandy: what the state poller runs. */
@@ -158,17 +160,4 @@ export class SandyDiscovery {
 /** The part of the configuration that decides which sandy runs and what it sees: a change finds sandy again. */
 function whereToFind(config: SandyConfiguration): string {
     return JSON.stringify({ sandyPath: config.sandyPath, passEnv: config.passEnv });
-}
-
-/** A schema with the key lists pre-flight takes (the service's and `sandy-ui validate`'s). */
-export function schemaInputOf(schema: SandySchema): SchemaInput {
-    return {
-        schema,
-        input: {
-            privilegedKeys: schema.config.privileged_keys.map(k => k.name),
-            passiveKeys: schema.config.passive_keys.map(k => k.name),
-            envOnlyKeys: schema.config.env_only_keys.map(k => k.name),
-            keys: [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys]
-        }
-    };
 }

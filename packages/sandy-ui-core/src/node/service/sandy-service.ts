@@ -138,8 +138,9 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         // Launches take turns through sandy's build across every IDE process of this user that runs
         // the same SANDY_HOME (VS Code windows each have their own extension host): a lock in ~/.sandy-ide.
         const buildLock = path.join(this.home, '.sandy-ide', 'locks', `build-${createHash('sha256').update(path.resolve(this.sandyHome)).digest('hex').slice(0, 16)}`);
+        const buildGate = new BuildGate(buildLock);
         this.supervisor = options.supervisor ?? new PtySupervisor(options.spawnPty, {
-            buildGate: new BuildGate(buildLock),
+            buildGate,
             // An agent waiting at its own dialog (trust, permission, login…) needs the user as a notification does.
             promptDetector: (lines, agent) => detectPrompt(lines, agent) !== undefined
         });
@@ -158,7 +159,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
         this.sandyFolders = new SandyFolders(this.ctx, this.discovery);
-        this.onboardingPart = new OnboardingService(this.ctx, this.discovery, new OnboardingStore(options.onboardingDir ?? onboardingDir(this.home, env)));
+        this.onboardingPart = new OnboardingService(this.ctx, this.discovery, new OnboardingStore(options.onboardingDir ?? onboardingDir(this.home, env)), buildGate);
         this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
         this.history = new HistoryCapture(options.historyDir ?? path.join(this.dataDir, 'history'), {
             supervisor: this.supervisor,

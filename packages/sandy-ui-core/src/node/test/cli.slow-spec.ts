@@ -105,6 +105,8 @@ describe('sandy-ui CLI (slow)', function () {
         const light = JSON.parse((await run(['--json', '--sandy', sandy, 'state', 'light'])).stdout);
         expect(light.sandboxes.every((s: { size_bytes: unknown }) => s.size_bytes === null)).to.equal(true);
 
+        fs.mkdirSync(path.join(root, 'ws', '.sandy'), { recursive: true });
+        fs.writeFileSync(path.join(root, 'ws', '.sandy', 'config'), 'SANDY_SSH=agent\n');
         const pending = await run(['--sandy', sandy, 'validate', 'ws/.sandy/config']);
         expect(pending.code).to.equal(0);
         expect(pending.stdout).to.match(/needs approval: .* — status pending/);
@@ -133,6 +135,10 @@ describe('sandy-ui CLI (slow)', function () {
         const approve = await run(['--sandy', sandy, 'validate', path.join(ws, '.sandy', 'config')]);
         expect(approve.code).to.equal(0);
         expect(approve.stdout).to.contain(`launch   ${ws}: asks you to approve SANDY_SSH first.`);
+        // A folder Launch would refuse (it does not exist) is a refusal, never silence.
+        const gone = await run(['--sandy', sandy, 'validate', path.join(home, 'work', 'gone', '.sandy', 'config')]);
+        expect(gone.code).to.equal(1);
+        expect(gone.stdout).to.match(/launch {3}.*gone: REFUSED — Workspace .* does not exist/);
     });
 
     it('reports invalid JSON from sandy as one line, and as a JSON error with --json', async () => {

@@ -23,7 +23,7 @@ describe('WizardController attack: Next while the agents step is loading', () =>
         ];
         // The wizard ran before: it remembers the agents, and it is opened again from the palette.
         const remembered: OnboardingState = { version: 1, steps: { prerequisites: 'done', agents: 'done' }, agents: ['claude', 'codex'], current: 'build', finishedAt: 5 };
-        const snapshot: OnboardingSnapshot = { state: remembered, sandyFound: true, platform: 'linux', firstSessionWorkspace: WS };
+        const snapshot: OnboardingSnapshot = { state: remembered, sandyFound: true, platform: 'linux', firstSessionWorkspace: WS, terminalFolder: '/home/u/.sandy-ui/terminal' };
         const build: ImageBuildProgress = { state: 'idle', lines: [], log: '', status: '' };
         const service: WizardService = {
             getOnboarding: async () => snapshot,
@@ -63,7 +63,7 @@ describe('WizardController attack: a backend failure while the first step loads'
     it('start() never rejects (the hosts call it with `void`) and says what failed', async () => {
         const build: ImageBuildProgress = { state: 'idle', lines: [], log: '', status: '' };
         const service: WizardService = {
-            getOnboarding: async () => ({ state: undefined, sandyFound: false, platform: 'linux', firstSessionWorkspace: WS }),
+            getOnboarding: async () => ({ state: undefined, sandyFound: false, platform: 'linux', firstSessionWorkspace: WS, terminalFolder: '/home/u/.sandy-ui/terminal' }),
             saveOnboarding: async s => s,
             prerequisites: async () => { throw new Error('the backend went away'); },
             agentChoices: async () => [], settingsBootstrap: async () => [],

@@ -149,8 +149,11 @@ describe('issue 12 hostile review', function () {
             fs.writeFileSync(path.join(from, '.sandy', '.secrets'), 'OPENAI_API_KEY=sk-x\nSANDY_SSH=agent\nSANDY_ALLOW_LAN_HOSTS=0.0.0.0/0\n', { mode: 0o600 });
             const to = project('dst');
             const service = newService();
-            // What the user is shown: the plan (without secrets) and then copySecretsText, which names no key.
-            const shown = (await service.planSandyFolder(to, { kind: 'copy', from })).lines.join('\n');
+            // What the user is shown: the plan (without secrets), then the second question with what the secrets add
+            // (ProjectCommands.makeSandyFolder: the plan with includeSecrets, its lines the first one lacks).
+            const first = (await service.planSandyFolder(to, { kind: 'copy', from })).lines;
+            const second = (await service.planSandyFolder(to, { kind: 'copy', from, includeSecrets: true })).lines.filter(l => !first.includes(l));
+            const shown = [...first, ...second].join('\n');
             const done = await service.createSandyFolder(to, { kind: 'copy', from, includeSecrets: true });
             const written = fs.readFileSync(path.join(to, '.sandy', '.secrets'), 'utf8');
             if (/SANDY_SSH=agent/.test(written)) {
@@ -161,10 +164,10 @@ describe('issue 12 hostile review', function () {
     });
 
     describe('Q1: a fix command sent to a terminal', () => {
-        it('shellQuote leaves no terminal control character in the command text', () => {
+        it('shellQuote never puts a terminal control character in a command (it refuses; the check then offers no command)', () => {
             // Ctrl-U (kill line) then a new command and Enter, inside a SANDY_HOME.
-            const quoted = shellQuote('/srv/x\u0015touch /tmp/pwned\r');
-            expect(/[\u0000-\u001f\u007f]/.test(quoted), JSON.stringify(quoted)).to.equal(false);
+            expect(() => shellQuote('/srv/x\u0015touch /tmp/pwned\r')).to.throw(/control character/);
+            expect(shellQuote('/srv/plain path')).to.equal('\'/srv/plain path\'');
         });
     });
 });
