@@ -1,22 +1,17 @@
 import * as vscode from 'vscode';
 import { WIZARD_CAPTION, WIZARD_TITLE, WizardController } from '@sandy-ui/core/common';
-import type { EventLike, HostUi, Messenger, SessionInfo, WizardService } from '@sandy-ui/core/common';
+import type { HostUi, Messenger, WizardHost, WizardService } from '@sandy-ui/core/common';
 import { wizardProtocol, wizardToHost, wizardToView, WIZARD_VIEW_TYPE } from './webview/wizard-protocol';
 import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
 import { SandyLog } from './logger';
 
-export interface WizardPanelDeps {
+/** Core's WizardHost, but for what this panel does itself (the clipboard and messages, a terminal). */
+export type WizardPanelDeps = Pick<WizardHost, 'openSettings' | 'launch' | 'showSession' | 'addProject' | 'sessions' | 'onDidChangeSession'> & {
     service: WizardService;
     ui: HostUi;
-    openSettings(key: string): Promise<void>;
-    launch(workspace: string): Promise<void>;
-    showSession(session: SessionInfo): Promise<void>;
-    addProject(): Promise<void>;
-    sessions(): SessionInfo[];
-    onDidChangeSession: EventLike<SessionInfo>;
     log: SandyLog;
     extensionUri: vscode.Uri;
-}
+};
 
 /**
  * The window's one Get Started tab: core's WizardView in a webview, driven by core's WizardController

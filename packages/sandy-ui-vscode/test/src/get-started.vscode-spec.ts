@@ -9,13 +9,12 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
-import { Browser, chromium, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
-import { Workbench } from './workbench';
+import { openWorkbench, Workbench } from './workbench';
 
-const CHROMIUM = process.env.SANDY_E2E_CHROMIUM || '/usr/bin/chromium';
 
 describe('Sandy plugin in code-server: Get Started for a newcomer (integration)', function (): void {
     this.timeout(300_000);
@@ -52,12 +51,7 @@ describe('Sandy plugin in code-server: Get Started for a newcomer (integration)'
         });
         expect(server.installExtension()).to.contain('was successfully installed');
         await server.start();
-        browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-        const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-        page = await context.newPage();
-        bench = new Workbench(page, () => server.deathNotice());
-        await page.goto(server.url);
-        await bench.ready();
+        ({ browser, page, bench } = await openWorkbench(server));
     });
 
     afterEach(async function (): Promise<void> {

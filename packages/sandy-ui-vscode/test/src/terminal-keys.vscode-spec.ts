@@ -5,13 +5,12 @@
  * (integration)
  */
 import { expect } from 'chai';
-import { Browser, chromium, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
-import { terminalText, typeInTerminal, Workbench } from './workbench';
+import { openWorkbench, terminalText, typeInTerminal, Workbench } from './workbench';
 
-const CHROMIUM = process.env.SANDY_E2E_CHROMIUM || '/usr/bin/chromium';
 const NAME = 'keys-proj';
 
 describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integration)', function (): void {
@@ -31,11 +30,7 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         server = new CodeServer(world, { label: 'keys', vsix: platformVsix(), folder: workspace, settings: { 'sandy.passEnvironment': ['FAKE_SANDY_NODE'] } });
         expect(server.installExtension()).to.contain('was successfully installed');
         await server.start();
-        browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-        page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-        bench = new Workbench(page, () => server.deathNotice());
-        await page.goto(server.url);
-        await bench.ready();
+        ({ browser, page, bench } = await openWorkbench(server));
     });
 
     afterEach(async function (): Promise<void> {

@@ -4,7 +4,7 @@
  * command palette, and the plugin's webviews. Webviews are nested iframes (`iframe.webview` →
  * `#active-frame`); {@link Workbench.webview} finds the frame whose page is the given Sandy bundle.
  */
-import { Frame, Page } from 'playwright-core';
+import { Browser, chromium, Frame, Page } from 'playwright-core';
 import { ToastLog, ToastSelectors } from '@sandy-ui/test/lib/support/toast-log';
 import { poll, PollOptions } from './poll';
 
@@ -257,3 +257,16 @@ export const VSCODE_TOASTS: ToastSelectors = {
     toast: '.notifications-toasts .notification-toast',
     message: '.notification-list-item-message'
 };
+
+/** Chromium on code-server's page, the workbench ready: what every plugin suite opens after `server.start()`. */
+export async function openWorkbench(server: { url: string; deathNotice(): string | undefined }): Promise<{ browser: Browser; page: Page; bench: Workbench }> {
+    const browser = await chromium.launch({
+        executablePath: process.env.SANDY_E2E_CHROMIUM || '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking']
+    });
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    const bench = new Workbench(page, () => server.deathNotice());
+    await page.goto(server.url);
+    await bench.ready();
+    return { browser, page, bench };
+}

@@ -178,11 +178,13 @@ function ioError(p: string, verb: 'read' | 'write', e: unknown): ConfigIoError {
     );
 }
 
-function errnoOf(e: unknown): string | undefined {
+/** A Node error's code (`ENOENT`…), undefined for anything else. */
+export function errnoOf(e: unknown): string | undefined {
     return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
-function lstatOrUndefined(p: string): fs.Stats | undefined {
+/** `lstat`, undefined when nothing is there (or a parent is not a folder). */
+export function lstatOrUndefined(p: string): fs.Stats | undefined {
     try {
         return fs.lstatSync(p);
     } catch (e) {

@@ -18,7 +18,7 @@ import * as path from 'path';
 import type { CopySource } from '../../common/config/starter-config';
 import { SandyError } from '../../common/sandy/errors';
 import { checkWorkspace, WorkspaceGuardOptions } from '../projects/workspace-guard';
-import { CONFIG_FILE_MAX_BYTES, ConfigIoError, readConfigFile, TEMP_DIR_PREFIX, withFileLock, writeFileAtomic } from './config-io';
+import { CONFIG_FILE_MAX_BYTES, ConfigIoError, errnoOf, lstatOrUndefined, readConfigFile, TEMP_DIR_PREFIX, withFileLock, writeFileAtomic } from './config-io';
 import { isStrictlyInside } from './path-inside';
 
 /** The folder's name in a workspace. */
@@ -58,21 +58,6 @@ export interface SandyFolderRead extends CopySource {
 export interface ReadSandyFolderOptions extends SandyFolderOptions {
     /** Read `.sandy/.secrets` too (only when the user asked to copy secrets). Default: existence only. */
     readonly readSecrets?: boolean;
-}
-
-function errnoOf(e: unknown): string | undefined {
-    return (e as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function lstatOrUndefined(p: string): fs.Stats | undefined {
-    try {
-        return fs.lstatSync(p);
-    } catch (e) {
-        if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') {
-            return undefined;
-        }
-        throw e;
-    }
 }
 
 /** A link target for a message: as is when plain, otherwise quoted with escapes, never endless. */
