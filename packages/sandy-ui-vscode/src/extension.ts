@@ -129,7 +129,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     // Get Started opens by itself at the first start and whenever sandy is missing (core's offerWizardAtStart).
     void state.service.getOnboarding().then(snapshot => {
         if (offerWizardAtStart(snapshot.state, snapshot.sandyFound)) {
-            wizard.show();
+            // The Sandy view comes forward too (the first start, or sandy went missing), then the wizard beside it.
+            void Promise.resolve(vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`)).then(() => wizard.show(), () => wizard.show());
         }
     }, e => log.warn(`sandy: Get Started state unreadable: ${e instanceof Error ? e.message : String(e)}`));
     const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
