@@ -1,18 +1,87 @@
 #!/usr/bin/env node
 // Verifies dist-vsix/: every target's .vsix exists, declares its TargetPlatform, and carries node-pty's
 // JS with exactly ONE prebuild folder, its own (with its native files); the universal .vsix carries no
-// node-pty at all. Reads the archives with `unzip -l` / `unzip -p`.
+// node-pty at all; and each passes what Open VSX checks before it publishes (a licence, a PNG icon,
+// repository/bugs/homepage, no proposed API, a README, a size it accepts). Reads the archives with
+// `unzip -l` / `unzip -p`. `check-vsix.mjs FILE.vsix…` runs only the Open VSX checks on those files.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { OUT_DIR, TARGETS, UNIVERSAL, requiredNative, vsixName } from './targets.mjs';
 
 const PTY = 'extension/dist/node_modules/node-pty/';
+/** Far below what a registry takes; the largest package (win32-x64) is about 1.4 MB. */
+const MAX_VSIX_BYTES = 50 * 1024 * 1024;
 const problems = [];
 
 function entries(file) {
     const listing = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' });
     return listing.split('\n').filter(Boolean);
+}
+
+/** What Open VSX (and the Marketplace) refuse or flag at publication, for one .vsix. */
+function openVsxProblems(file, names) {
+    const label = path.basename(file);
+    const found = [];
+    let manifest;
+    try {
+        manifest = JSON.parse(execFileSync('unzip', ['-p', file, 'extension/package.json'], { encoding: 'utf8' }));
+    } catch {
+        return [`${label}: no readable extension/package.json`];
+    }
+    if (!names.some(n => /^extension\/LICEN[CS]E(\.(md|txt))?$/i.test(n)) && !manifest.license) {
+        found.push(`${label}: no licence (a LICENSE file or a license field)`);
+    } else if (!names.some(n => /^extension\/LICEN[CS]E(\.(md|txt))?$/i.test(n))) {
+        found.push(`${label}: no LICENSE file (Open VSX shows it; the license field alone is not enough)`);
+    }
+    if (!manifest.icon) {
+        found.push(`${label}: no icon`);
+    } else if (!/\.png$/i.test(manifest.icon)) {
+        found.push(`${label}: icon ${manifest.icon} is not a PNG (SVG icons are refused)`);
+    } else {
+        const entry = `extension/${manifest.icon.replace(/^\.\//, '')}`;
+        if (!names.includes(entry)) {
+            found.push(`${label}: icon ${manifest.icon} is not in the package`);
+        } else {
+            const head = execFileSync('unzip', ['-p', file, entry]).subarray(0, 8);
+            if (!head.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+                found.push(`${label}: icon ${manifest.icon} is not PNG data`);
+            }
+        }
+    }
+    for (const field of ['repository', 'bugs', 'homepage']) {
+        if (!manifest[field]) {
+            found.push(`${label}: no ${field} in package.json`);
+        }
+    }
+    if (manifest.enabledApiProposals?.length) {
+        found.push(`${label}: uses proposed API (${manifest.enabledApiProposals.join(', ')}), which a public registry refuses`);
+    }
+    if (!names.includes('extension/readme.md') && !names.includes('extension/README.md')) {
+        found.push(`${label}: no README`);
+    }
+    if (/^0\./.test(manifest.version ?? '') && manifest.preview !== true) {
+        found.push(`${label}: version ${manifest.version} without "preview": true`);
+    }
+    const size = fs.statSync(file).size;
+    if (size > MAX_VSIX_BYTES) {
+        found.push(`${label}: ${size} bytes, over ${MAX_VSIX_BYTES}`);
+    }
+    return found;
+}
+
+const given = process.argv.slice(2).filter(a => a.endsWith('.vsix'));
+if (given.length) {
+    for (const file of given) {
+        const found = openVsxProblems(file, entries(file));
+        problems.push(...found);
+        console.log(`${found.length ? '✗' : '✓'} ${path.basename(file)}: Open VSX checks`);
+    }
+    if (problems.length) {
+        console.error(`\n${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
+        process.exit(1);
+    }
+    process.exit(0);
 }
 
 for (const target of [...TARGETS, UNIVERSAL]) {
@@ -31,6 +100,7 @@ for (const target of [...TARGETS, UNIVERSAL]) {
             problems.push(`${target}: ${required} missing`);
         }
     }
+    problems.push(...openVsxProblems(file, names).map(p => `${target}: ${p}`));
     if (names.some(n => n.endsWith('.map') || n.endsWith('.pdb') || n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
         problems.push(`${target}: carries source maps, debug symbols or sources`);
     }
@@ -73,4 +143,4 @@ if (problems.length) {
     console.error(`\n${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
     process.exit(1);
 }
-console.log('\nEvery .vsix carries exactly its own node-pty prebuild.');
+console.log('\nEvery .vsix carries exactly its own node-pty prebuild and passes the Open VSX checks.');

@@ -79,7 +79,7 @@ for (const target of targets) {
     const dir = stage(target);
     const out = path.join(OUT_DIR, vsixName(target));
     fs.rmSync(out, { force: true });
-    const vsceArgs = ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out];
+    const vsceArgs = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out];
     if (target !== UNIVERSAL) {
         vsceArgs.push('--target', target);
     }

@@ -1,0 +1,43 @@
+/**
+ * `npm run check-vsix` models what Open VSX checks before it publishes: it passes on every package the
+ * build made, and fails, naming each problem, on a deliberately broken one (no licence file, an SVG
+ * icon, no repository/bugs/homepage, proposed API, a 0.x version without `preview`).
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const PKG = path.resolve(__dirname, '..', '..');
+const CHECK = path.join(PKG, 'scripts', 'check-vsix.mjs');
+
+describe('npm run check-vsix: what Open VSX would refuse', () => {
+    it('passes on every package the build made', () => {
+        const r = spawnSync(process.execPath, [CHECK], { cwd: PKG, encoding: 'utf8' });
+        expect(r.status, r.stdout + r.stderr).to.equal(0);
+        expect(r.stdout).to.contain('passes the Open VSX checks');
+    });
+
+    it('fails on a broken package and names each problem', () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-vsix-'));
+        try {
+            const broken = path.join(dir, 'broken.vsix');
+            fs.copyFileSync(path.join(PKG, 'dist-vsix', 'sandy-ui-0.1.0.vsix'), broken);
+            const manifest = JSON.parse(spawnSync('unzip', ['-p', broken, 'extension/package.json'], { encoding: 'utf8' }).stdout);
+            const { repository: _r, bugs: _b, homepage: _h, preview: _p, ...rest } = manifest;
+            fs.mkdirSync(path.join(dir, 'extension'));
+            fs.writeFileSync(path.join(dir, 'extension', 'package.json'), JSON.stringify({ ...rest, icon: 'media/sandy.svg', enabledApiProposals: ['terminalDataWriteEvent'] }));
+            expect(spawnSync('zip', ['-q', '-d', broken, 'extension/LICENSE.txt', 'extension/package.json']).status).to.equal(0);
+            expect(spawnSync('zip', ['-q', broken, 'extension/package.json'], { cwd: dir }).status).to.equal(0);
+            const r = spawnSync(process.execPath, [CHECK, broken], { cwd: PKG, encoding: 'utf8' });
+            expect(r.status).to.equal(1);
+            for (const problem of ['no LICENSE file', 'icon media/sandy.svg is not a PNG', 'no repository', 'no bugs', 'no homepage',
+                'uses proposed API (terminalDataWriteEvent)', 'version 0.1.0 without "preview": true']) {
+                expect(r.stderr, problem).to.contain(problem);
+            }
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
