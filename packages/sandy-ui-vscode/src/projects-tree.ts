@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DerivedProject } from '@sandy-ui/core/common';
 import {
-    describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND
+    describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, LOCATING_SANDY_TEXT, sandyViewState
 } from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
 import { TerminalPanels } from './terminal-panel';
@@ -76,7 +76,7 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
 
     protected changed(): void {
         const snapshot = this.state.snapshot;
-        const status = !snapshot ? 'loading' : !snapshot.status.found ? 'notFound' : snapshot.projects.length ? 'ready' : 'empty';
+        const status = sandyViewState(snapshot);
         void vscode.commands.executeCommand('setContext', CONTEXT_STATE, status);
         const lines: string[] = [];
         if (this.guest) {
@@ -85,8 +85,8 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
         // State lines go in the view's message, not in contributes.viewsWelcome: in Theia's plugin host a
         // welcome widget created before the plugin activates keeps the tree from ever being attached
         // (plugin-view-registry stops listening for the view's expansion once it has any widget).
-        if (!snapshot) {
-            lines.push('Looking for sandy…');
+        if (!snapshot || status === 'locating') {
+            lines.push(LOCATING_SANDY_TEXT);
         } else if (!snapshot.status.found) {
             lines.push(`sandy was not found. ${snapshot.status.problem?.message ?? ''} Install it: ${SANDY_INSTALL_COMMAND} — or set sandy.path, then Refresh.`);
         } else if (!snapshot.projects.length && !this.guest) {

@@ -4,7 +4,7 @@ import { ContextMenuRenderer, Message, ReactWidget, codicon } from '@theia/core/
 import { MenuPath } from '@theia/core';
 import type { DerivedProject } from '@sandy-ui/core/common';
 import {
-    describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, SANDY_SEARCHED_TEXT
+    describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, SANDY_SEARCHED_TEXT, LOCATING_SANDY_TEXT, sandyViewState
 } from '@sandy-ui/core/common';
 import type { ProjectsSnapshot } from '@sandy-ui/core/common';
 import { SandyStateService } from './sandy-state-service';
@@ -163,8 +163,9 @@ export class SandyProjectsWidget extends ReactWidget {
     }
 
     protected renderEmpty(snapshot: ProjectsSnapshot | undefined): React.ReactNode {
-        if (!snapshot) {
-            return <div className='theia-widget-noInfo sandy-empty'>Looking for sandy…</div>;
+        const viewState = sandyViewState(snapshot);
+        if (!snapshot || viewState === 'locating') {
+            return <div className='theia-widget-noInfo sandy-empty sandy-locating'>{LOCATING_SANDY_TEXT}</div>;
         }
         const status = snapshot.status;
         if (!status.found) {

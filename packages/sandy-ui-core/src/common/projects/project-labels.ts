@@ -162,4 +162,20 @@ export function projectsBanners(snapshot: {
 
 /** The "sandy not found" explanation, with the install command. */
 export const SANDY_INSTALL_COMMAND = 'curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash';
+export const LOCATING_SANDY_TEXT = 'Looking for sandy…';
+
+/**
+ * Where the window stands with sandy, for the Projects view of both hosts and the walkthrough: still
+ * looking (no snapshot yet, or sandy's first search not finished: not found without a reason is not a
+ * verdict), not found (the search ended with its reason), or found with projects or without.
+ */
+export type SandyViewState = 'locating' | 'notFound' | 'ready' | 'empty';
+
+export function sandyViewState(snapshot: { status: { found: boolean; problem?: unknown }; projects: readonly unknown[] } | undefined): SandyViewState {
+    if (!snapshot || (!snapshot.status.found && !snapshot.status.problem)) {
+        return 'locating';
+    }
+    return !snapshot.status.found ? 'notFound' : snapshot.projects.length ? 'ready' : 'empty';
+}
+
 export const SANDY_SEARCHED_TEXT = 'No sandy executable on PATH or in ~/.local/bin, /usr/local/bin, /opt/homebrew/bin, ~/bin.';
