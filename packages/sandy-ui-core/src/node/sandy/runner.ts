@@ -1,4 +1,5 @@
 import { spawn } from 'child_process';
+import { withOnlyStdio } from './only-stdio';
 import * as fs from 'fs';
 import { SandyError } from '../../common/sandy/errors';
 import { RunOptions, RunResult, SandyRunner } from '../../common/sandy/runner-types';
@@ -65,7 +66,14 @@ export class ProcessSandyRunner implements SandyRunner {
         const env = buildSandyEnv(this.options.processEnv ?? process.env, { ...this.options.envOptions, extra: options.env });
 
         return new Promise<RunResult>((resolve, reject) => {
-            const child = spawn(sandyPath, argv, {
+            let clean: { file: string; args: string[] };
+            try {
+                clean = withOnlyStdio(sandyPath, argv);
+            } catch (e) {
+                reject(spawnError(e as NodeJS.ErrnoException, sandyPath, argv));
+                return;
+            }
+            const child = spawn(clean.file, clean.args, {
                 cwd: options.cwd,
                 env,
                 // Own process group: the group id is the child's pid, so the whole tree can be signalled.

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'crypto';
 import { SimpleEmitter, EventLike } from '../../common/base/event';
 import { DEFAULT_STOP_TIMINGS, SessionInfo, StopTimings } from '../../common/session/session-types';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
+import { withOnlyStdio } from '../sandy/only-stdio';
 import { SandyError } from '../../common/sandy/errors';
 import { DaemonStartReader, stripAnsi } from '../../common/session/daemon-output';
 import { NotificationCoalescer } from '../../common/terminal/notification-coalescer';
@@ -731,7 +732,8 @@ export class PtySupervisor {
 
     protected spawn(file: string, args: string[], cwd: string, env: Record<string, string>, size: { cols: number; rows: number }): PtyLike {
         try {
-            return this.spawnPty(file, args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd, env });
+            const clean = withOnlyStdio(file, args);
+            return this.spawnPty(clean.file, clean.args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd, env });
         } catch (e) {
             const err = e as NodeJS.ErrnoException;
             const code = /ENOENT|No such file/.test(String(err.message)) || err.code === 'ENOENT' ? 'not-found' : 'not-executable';
