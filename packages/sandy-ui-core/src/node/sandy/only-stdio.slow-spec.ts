@@ -50,13 +50,13 @@ describe('sandy gets only stdin, stdout and stderr (slow)', function () {
         expect(out).to.match(/sandy fds: 0 1 2 \n/);
     });
 
-    it('through a PTY (every session and attach client)', async () => {
-        const onlyStdio = require.resolve('./only-stdio');
+    it('through core\'s node-pty adapter (every session and attach client, both hosts)', async () => {
+        const supervisor = require.resolve('../terminal/pty-supervisor');
         const out = await host(`
-            const pty = require('node-pty');
-            const { withOnlyStdio } = require(${JSON.stringify(onlyStdio)});
-            const clean = withOnlyStdio(${JSON.stringify(path.join(dir, 'sandy'))}, []);
-            const p = pty.spawn(clean.file, clean.args, { cols: 80, rows: 24, env: process.env });
+            // core's node-pty adapter, as both hosts build it (Theia's backend, the VS Code extension host).
+            const { ptySpawnFrom } = require(${JSON.stringify(supervisor)});
+            const spawnPty = ptySpawnFrom(require('node-pty'));
+            const p = spawnPty(${JSON.stringify(path.join(dir, 'sandy'))}, [], { name: 'xterm-256color', cols: 80, rows: 24, cwd: ${JSON.stringify(dir)}, env: process.env });
             let text = '';
             p.onData(d => { text += d; });
             p.onExit(() => process.stdout.write('sandy fds: ' + text.replace(/\\r/g, '')));

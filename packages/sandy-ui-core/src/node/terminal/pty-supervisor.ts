@@ -732,8 +732,7 @@ export class PtySupervisor {
 
     protected spawn(file: string, args: string[], cwd: string, env: Record<string, string>, size: { cols: number; rows: number }): PtyLike {
         try {
-            const clean = withOnlyStdio(file, args);
-            return this.spawnPty(clean.file, clean.args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd, env });
+            return this.spawnPty(file, args, { name: 'xterm-256color', cols: size.cols, rows: size.rows, cwd, env });
         } catch (e) {
             const err = e as NodeJS.ErrnoException;
             const code = /ENOENT|No such file/.test(String(err.message)) || err.code === 'ENOENT' ? 'not-found' : 'not-executable';
@@ -968,7 +967,9 @@ export interface NodePtyModuleLike {
 /** node-pty behind core's PtySpawn; each host passes the module it loaded (Theia's backend, the VS Code extension host). */
 export function ptySpawnFrom(nodePty: NodePtyModuleLike): PtySpawn {
     return (file, args, options) => {
-        const p = nodePty.spawn(file, args, { name: options.name, cols: options.cols, rows: options.rows, cwd: options.cwd, env: options.env });
+        // sandy gets only stdin, stdout and stderr of the host's descriptors (only-stdio.ts).
+        const clean = withOnlyStdio(file, args);
+        const p = nodePty.spawn(clean.file, clean.args, { name: options.name, cols: options.cols, rows: options.rows, cwd: options.cwd, env: options.env });
         return {
             pid: p.pid,
             onData: listener => p.onData(listener),
