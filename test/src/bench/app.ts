@@ -206,6 +206,9 @@ export class Backend {
             throw new Error('BENCH_EXPERIMENT patches the private copy; it cannot run with BENCH_IN_PLACE=1');
         }
         const appDir = options.inPlace ? BROWSER_APP : snapshotApp(s, options.experiment);
+        // The scratch HOME has been through Get Started: the wizard would otherwise open in front of what is measured.
+        fs.mkdirSync(path.join(s.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(path.join(s.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
         const port = await freePort();
         const logFd = fs.openSync(path.join(s.root, 'backend.log'), 'a');
         const env: NodeJS.ProcessEnv = {
