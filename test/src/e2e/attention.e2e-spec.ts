@@ -227,7 +227,9 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
 
     it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named, while the other pane works; the dashboard shows each pane', async function () {
         this.timeout(240_000);
-        const app = await browser.openApp(ide);
+        // Wide enough that each of the two panes holds the recorded screens' lines (the Sandy view is open
+        // beside the terminal from the first start, as it is for a newcomer).
+        const app = await browser.openApp(ide, { width: 1600, height: 900 });
         const terminal = await openSession(app, PAIR);
         await app.openSandyView();
         await terminal.focus();

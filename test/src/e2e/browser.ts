@@ -28,8 +28,8 @@ export class E2eBrowser {
     }
 
     /** A new window (fresh context) with the IDE loaded; the clipboard is open to the IDE's origin. */
-    async openApp(ide: SandyIde): Promise<SandyApp> {
-        const context = await this.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    async openApp(ide: SandyIde, viewport = { width: 1280, height: 800 }): Promise<SandyApp> {
+        const context = await this.browser.newContext({ viewport });
         this.contexts.push(context);
         // Single actions (a click, a read) fail fast; waiting for the product is poll()'s job.
         context.setDefaultTimeout(15_000);

@@ -232,7 +232,9 @@ describe('Daemon sessions (end to end)', () => {
 
     it('ten launches clicked within two seconds all run (launches queue through sandy\'s build)', async function () {
         this.timeout(300_000);
-        const app = await browser.openApp(ide);
+        // Eleven two-line rows (the narrow sidebar puts each row's path and agent under its name) all in view at once:
+        // the window is that tall from the start (a resize later relays the view out after the rows were measured).
+        const app = await browser.openApp(ide, { width: 1280, height: 1300 });
         await app.openSandyView();
         for (const name of BURST) {
             await app.projectRow(name).waitFor({ state: 'visible' });
@@ -267,9 +269,6 @@ describe('Daemon sessions (end to end)', () => {
             }
             return centres;
         };
-        // Eleven two-line rows (the narrow sidebar puts each row's path and agent under its name) need a
-        // window tall enough to show them all at once, as the ten clicks are made without scrolling.
-        await app.page.setViewportSize({ width: 1280, height: 1300 });
         await app.projectRow(BURST[BURST.length - 1]).scrollIntoViewIfNeeded();
         // The user's hand is on the list already: a click in its empty part below the rows gives the
         // view focus (the first click into a side panel that is not active may not reach a row).
