@@ -219,9 +219,7 @@ export class ProjectCommands {
         const given = this.isTarget(arg);
         let session = given ? this.sessionOf(arg) : tabs.active?.session;
         if (!session && !given) {
-            // From the palette, away from any sandy tab: the only running session, else a pick.
-            const live = this.liveSessions().filter(s => s.status !== 'exited');
-            session = live.length === 1 ? live[0] : await this.pickSession(STOP_PICK_PLACEHOLDER);
+            session = await this.pickSession(STOP_PICK_PLACEHOLDER);
         }
         if (!session || session.status === 'exited') {
             void ui.info(NO_SESSION_TO_STOP_TEXT);
