@@ -254,7 +254,7 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.log).to.deep.equal(['info Sandy: no running session to stop.']);
         });
 
-        it('from the palette: the focused tab\'s session, else a pick of the running ones', async () => {
+        it('from the palette: the focused tab\'s session, else the only running one no tab shows, else a pick', async () => {
             w.stopped = session('s1', '/home/u/alpha', 'exited');
             w.active = w.tab('/home/u/alpha', session('s1', '/home/u/alpha'));
             await w.commands.stop();
@@ -262,6 +262,15 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.log.length = 0;
             w.active = undefined;
             w.stopped = undefined;
+            w.live = [session('s2', '/home/u/beta')];
+            await w.commands.stop();
+            expect(w.log, 'the only running session, shown by no tab here: no pick').to.deep.equal(['stop s2']);
+            w.log.length = 0;
+            w.tabsByWorkspace.set('/home/u/beta', w.tab('/home/u/beta', session('s2', '/home/u/beta')));
+            await w.commands.stop();
+            expect(w.log[0], 'a tab of this window shows it: which one is asked').to.match(/^pick "Stop which sandy session\?"/);
+            w.log.length = 0;
+            w.tabsByWorkspace.clear();
             w.live = [session('s2', '/home/u/beta'), session('s3', '/home/u/alpha')];
             w.pickLabel = 'beta';
             await w.commands.stop();

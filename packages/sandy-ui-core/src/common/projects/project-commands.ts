@@ -219,7 +219,10 @@ export class ProjectCommands {
         const given = this.isTarget(arg);
         let session = given ? this.sessionOf(arg) : tabs.active?.session;
         if (!session && !given) {
-            session = await this.pickSession(STOP_PICK_PLACEHOLDER);
+            // From the palette with no sandy tab in front: the only running session when no tab of this window
+            // shows it (nothing to confuse it with), else a pick.
+            const live = this.liveSessions().filter(s => s.status !== 'exited');
+            session = live.length === 1 && !tabs.findByWorkspace(live[0].workspace) ? live[0] : await this.pickSession(STOP_PICK_PLACEHOLDER);
         }
         if (!session || session.status === 'exited') {
             void ui.info(NO_SESSION_TO_STOP_TEXT);
