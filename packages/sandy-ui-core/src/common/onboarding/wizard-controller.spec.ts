@@ -4,7 +4,8 @@ import type { SettingsEdits, SettingsSaveResult, SettingsScope } from '../settin
 import type { AgentChoice, ImageBuildProgress, OnboardingSnapshot } from './onboarding-dto';
 import type { OnboardingState } from './onboarding-state';
 import { dockerCliCheck, PrerequisiteReport, reportOf } from './prerequisites';
-import { WizardAction, WizardController, WizardHost, WizardModel, WizardService } from './wizard-controller';
+import { PREREQUISITE_POLL_MS, WizardAction, WizardController, WizardHost, WizardModel, WizardService } from './wizard-controller';
+import { FakeTimers } from '../base/fake-timers';
 
 const WS = '/home/u/.sandy-ui/first-session';
 
@@ -52,7 +53,8 @@ class Fixture {
         onDidChangeSession: listener => { this.listeners.push(listener); return { dispose: () => undefined }; }
     };
 
-    readonly controller = new WizardController({ service: this.service, host: this.host, view: { render: m => this.models.push(m) } });
+    readonly timers = new FakeTimers();
+    readonly controller = new WizardController({ service: this.service, host: this.host, view: { render: m => this.models.push(m) }, timers: this.timers });
 
     get model(): WizardModel {
         return this.models[this.models.length - 1];
@@ -97,21 +99,15 @@ describe('WizardController (Sandy: Get Started)', () => {
         let calls = 0;
         const original = f.service.prerequisites;
         f.service.prerequisites = () => { calls++; return original(); };
-        const clock = (globalThis as { setTimeout: typeof setTimeout }).setTimeout;
-        const timers: Array<() => void> = [];
-        (globalThis as { setTimeout: unknown }).setTimeout = ((fn: () => void) => { timers.push(fn); return 0; }) as unknown as typeof setTimeout;
-        try {
-            f.controller.setVisible(false);
-            expect(timers).to.have.length(0);
-            f.controller.setVisible(true);
-            expect(timers).to.have.length(1);
-            timers.shift()!();
-            await new Promise(resolve => clock(resolve, 0));
-            expect(calls).to.equal(1);
-        } finally {
-            (globalThis as { setTimeout: unknown }).setTimeout = clock;
-            f.controller.dispose();
-        }
+        f.controller.setVisible(false);
+        await f.timers.advance(PREREQUISITE_POLL_MS * 3);
+        expect(calls, 'hidden: nothing asked').to.equal(0);
+        f.controller.setVisible(true);
+        await f.timers.advance(PREREQUISITE_POLL_MS);
+        expect(calls).to.equal(1);
+        f.controller.dispose();
+        await f.timers.advance(PREREQUISITE_POLL_MS * 3);
+        expect(calls, 'disposed: nothing more').to.equal(1);
     });
 
     it('shows the macOS note only on macOS', async () => {

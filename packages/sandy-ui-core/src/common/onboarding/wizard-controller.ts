@@ -1,4 +1,5 @@
 import type { EventLike } from '../base/event';
+import { systemTimers, Timers } from '../base/timers';
 import type { SandyService } from '../service/service-protocol';
 import type { SessionInfo } from '../session/session-types';
 import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from './onboarding-dto';
@@ -108,11 +109,13 @@ export class WizardController {
     protected test: { state: TestState; sessionId?: string; readySince?: number; text: string } = { state: 'idle', text: '' };
     protected problem: string | undefined;
     protected visible = false;
-    protected timer: ReturnType<typeof setTimeout> | undefined;
+    protected timer: unknown;
+    protected readonly timers: Timers;
     protected disposed = false;
     protected readonly subscription: { dispose(): void };
 
-    constructor(protected readonly ports: { service: WizardService; host: WizardHost; view: WizardViewPort }) {
+    constructor(protected readonly ports: { service: WizardService; host: WizardHost; view: WizardViewPort; timers?: Timers }) {
+        this.timers = ports.timers ?? systemTimers;
         this.subscription = ports.host.onDidChangeSession(session => this.sessionChanged(session));
     }
 
@@ -142,7 +145,7 @@ export class WizardController {
     dispose(): void {
         this.disposed = true;
         this.subscription.dispose();
-        clearTimeout(this.timer);
+        this.timers.clearTimeout(this.timer);
     }
 
     /** The steps of this machine: the macOS note only on macOS. */
@@ -406,7 +409,7 @@ export class WizardController {
 
     /** Re-checks and build progress, only while the wizard is on screen. */
     protected schedule(): void {
-        clearTimeout(this.timer);
+        this.timers.clearTimeout(this.timer);
         this.timer = undefined;
         if (this.disposed || !this.visible) {
             return;
@@ -416,7 +419,7 @@ export class WizardController {
         if (poll === undefined) {
             return;
         }
-        this.timer = setTimeout(() => void this.tick(), poll);
+        this.timer = this.timers.setTimeout(() => void this.tick(), poll);
     }
 
     protected async tick(): Promise<void> {
