@@ -5,7 +5,6 @@
  */
 export * from './sandy/env';
 export * from './sandy/runner';
-export { unwrapOnlyStdio } from './sandy/only-stdio';
 export * from './sandy/locate';
 export * from './sandy/sandy-client';
 export * from './sandy/lock-sweep';

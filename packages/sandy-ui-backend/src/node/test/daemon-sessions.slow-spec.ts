@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ChildProcess, spawn } from 'child_process';
 import { expect } from 'chai';
-import { PtySupervisor, SandyServiceCore, daemonSessionId, unwrapOnlyStdio } from '@sandy-ui/core/node';
+import { PtySupervisor, SandyServiceCore, daemonSessionId } from '@sandy-ui/core/node';
 import type { PtyLike, PtySpawn, SandyServiceOptions } from '@sandy-ui/core/node';
 import type { SandyConfiguration, SessionInfo, SessionNotification } from '@sandy-ui/core/common';
 import { nodePtySpawn } from '../node-pty-spawn';
@@ -107,8 +107,7 @@ describe('Daemon sessions through SandyServiceCore with node-pty and the fake sa
     function recordingSpawn(spawned: Spawned[]): PtySpawn {
         return (file, args, options) => {
             const pty = nodePtySpawn(file, args, options);
-            // What the IDE asked to run (every sandy goes through the descriptor-closing bash: only-stdio.ts).
-            const record: Spawned = { args: unwrapOnlyStdio(file, args).args, pid: pty.pid };
+            const record: Spawned = { args: [...args], pid: pty.pid };
             spawned.push(record);
             pty.onExit(e => record.exit = e);
             return pty;

@@ -112,10 +112,13 @@ export function isSecretsFile(file: string): boolean {
 
 // ---- the path policy ------------------------------------------------------------------------
 
-/** A symlink target for a message: as is when plain, otherwise quoted with escapes, never endless. */
-function describeTarget(target: string): string {
+/**
+ * A path or symlink target for a message: as is when plain, otherwise quoted with escapes (control,
+ * line-separator and bidi characters cannot reshape the message), never endless.
+ */
+export function describeTarget(target: string): string {
     const short = target.length > 200 ? `${target.slice(0, 200)}…` : target;
-    return /^[^\u0000-\u001f\u007f-\u009f"]*$/.test(short) ? short : JSON.stringify(short);
+    return /^[^\u0000-\u001f\u007f-\u009f"\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/.test(short) ? short : JSON.stringify(short);
 }
 
 function symlinkError(p: string, kind: 'file' | 'folder'): ConfigIoError {

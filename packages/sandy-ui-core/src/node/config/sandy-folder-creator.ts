@@ -18,7 +18,7 @@ import * as path from 'path';
 import type { CopySource } from '../../common/config/starter-config';
 import { SandyError } from '../../common/sandy/errors';
 import { checkWorkspace, WorkspaceGuardOptions } from '../projects/workspace-guard';
-import { CONFIG_FILE_MAX_BYTES, ConfigIoError, errnoOf, lstatOrUndefined, readConfigFile, TEMP_DIR_PREFIX, withFileLock, writeFileAtomic } from './config-io';
+import { CONFIG_FILE_MAX_BYTES, ConfigIoError, describeTarget, errnoOf, lstatOrUndefined, readConfigFile, TEMP_DIR_PREFIX, withFileLock, writeFileAtomic } from './config-io';
 import { isStrictlyInside } from './path-inside';
 
 /** The folder's name in a workspace. */
@@ -68,8 +68,7 @@ function linkTarget(p: string): string {
     } catch {
         return '?';
     }
-    const short = target.length > 200 ? `${target.slice(0, 200)}…` : target;
-    return /^[^\u0000-\u001f\u007f-\u009f"\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/.test(short) ? short : JSON.stringify(short);
+    return describeTarget(target);
 }
 
 function symlinkRefusal(dir: string, verb: 'create' | 'read'): SandyError {

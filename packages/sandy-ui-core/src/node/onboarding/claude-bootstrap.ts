@@ -1,3 +1,4 @@
+import type { BootstrapProposal } from '../../common/onboarding/onboarding-dto';
 /**
  * Settings bootstrap for a newcomer who already uses Claude Code (spec open question 9): defaults for
  * `~/.sandy/config` taken from `~/.claude/settings.json`, proposed (shown to the user) and never
@@ -14,12 +15,6 @@ import * as path from 'path';
 import { getEffectiveValues, parseConfigFile } from '../../common/config/config-file';
 import { readConfigFileSync } from '../config/config-io';
 
-/** One proposed `~/.sandy/config` line, and where its value came from. */
-export interface SettingsProposal {
-    readonly key: string;
-    readonly value: string;
-    readonly from: string;
-}
 
 export interface ClaudeBootstrapOptions {
     /** The user's home folder (`~/.claude` is below it). */
@@ -78,7 +73,7 @@ function keysAlreadySet(sandyHome: string): Set<string> | undefined {
  * `.secrets` yet (a `.secrets` line would win over a new config line). Empty when there is nothing to
  * propose or a file cannot be read.
  */
-export async function proposeClaudeBootstrap(opts: ClaudeBootstrapOptions): Promise<SettingsProposal[]> {
+export async function proposeClaudeBootstrap(opts: ClaudeBootstrapOptions): Promise<BootstrapProposal[]> {
     const settings = readClaudeSettings(opts.home);
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
         return [];

@@ -5,6 +5,8 @@ import { SandyProblem } from '../../common/service/service-protocol';
 import {
     diskCheck, dockerCliCheck, dockerDaemonCheck, localBinCheck, PrerequisiteCheck, PrerequisiteReport, reportOf, sandyInstallFix
 } from '../../common/onboarding/prerequisites';
+import { CONTROL_CHARS } from '../../common/approvals/launch-gates';
+import { describeTarget } from '../config/config-io';
 import { DockerReadClient } from '../sandy/docker-client';
 import { examineExecutable, LocatedSandy } from '../sandy/locate';
 
@@ -101,10 +103,10 @@ async function sandyHomeCheck(home: string): Promise<PrerequisiteCheck> {
         await fs.promises.access(target, fs.constants.W_OK);
     } catch {
         // A path with control characters is shown escaped and gets no command to run (a terminal would act on them).
-        const plain = !/[\x00-\x1f\x7f-\x9f]/.test(target);
+        const plain = !CONTROL_CHARS.test(target);
         return {
-            id: 'sandy-home', status: 'fail', summary: `${plain ? target : JSON.stringify(target)} is not writable; sandy stops with "SANDY_HOME (…) is not writable".`,
-            hint: `Fix the owner or permissions of ${plain ? target : JSON.stringify(target)}.`,
+            id: 'sandy-home', status: 'fail', summary: `${describeTarget(target)} is not writable; sandy stops with "SANDY_HOME (…) is not writable".`,
+            hint: `Fix the owner or permissions of ${describeTarget(target)}.`,
             ...(plain ? { fix: { command: `sudo chown -R "$USER" ${shellQuote(target)}`, explains: `Makes you the owner of ${target} again (asks for your password).` } } : {})
         };
     }
@@ -122,7 +124,7 @@ export async function findOnPath(name: string, pathVar: string | undefined): Pro
 
 /** A path or argument as one shell word (for a fix command shown to the user); never with control characters. */
 export function shellQuote(text: string): string {
-    if (/[\x00-\x1f\x7f-\x9f]/.test(text)) {
+    if (CONTROL_CHARS.test(text)) {
         throw new Error('a control character in a command argument');
     }
     return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;

@@ -44,10 +44,3 @@ export function withOnlyStdio(file: string, args: readonly string[]): { file: st
     }
     return { file: shell, args: ['-c', CLOSE_AND_EXEC, 'sandy', file, ...args] };
 }
-
-/** What {@link withOnlyStdio} wrapped: the program and its arguments as the IDE asked for them. */
-export function unwrapOnlyStdio(file: string, args: readonly string[]): { file: string; args: string[] } {
-    return args[0] === '-c' && args[1] === CLOSE_AND_EXEC && args[2] === 'sandy' && args.length >= 4
-        ? { file: args[3], args: args.slice(4) }
-        : { file, args: [...args] };
-}

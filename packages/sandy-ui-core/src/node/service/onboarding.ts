@@ -83,7 +83,7 @@ export class OnboardingService {
     }
 
     async settingsBootstrap(): Promise<BootstrapProposal[]> {
-        return (await proposeClaudeBootstrap({ home: this.ctx.home, sandyHome: this.discovery.launchSandyHome })).map(p => ({ ...p }));
+        return proposeClaudeBootstrap({ home: this.ctx.home, sandyHome: this.discovery.launchSandyHome });
     }
 
     imageBuild(): Promise<ImageBuildProgress> {

@@ -1,5 +1,4 @@
 import { createHash } from 'crypto';
-import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { SessionInfo } from '../../common/session/session-types';
@@ -12,6 +11,7 @@ import {
     problemText, SandyFolderPlan, SandyFolderSource, SandyProblem, SandyService, SandyServiceEvents, SandyStatus, SandyViewerMethods, SANDY_SERVICE_METHODS
 } from '../../common/service/service-protocol';
 import { sweepInterruptedSaves } from '../config/settings-io';
+import { lstatOrUndefined } from '../config/config-io';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { PtySpawn, PtySupervisor } from '../terminal/pty-supervisor';
 import { SessionRecords } from '../terminal/session-records';
@@ -374,7 +374,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         const launch = launchVerdictOf(request);
         // The approval (or refusal) is said once, by the verdict: not again as a --validate-config warning.
         const warnings = launch.kind === 'ready' ? outcome.warnings : outcome.warnings.filter(w => !/need your approval; launching shows them/.test(w));
-        return { ...outcome, warnings, launch, hasSandyFolder: await isFolder(path.join(outcome.workspace, '.sandy')) };
+        return { ...outcome, warnings, launch, hasSandyFolder: !!lstatOrUndefined(path.join(outcome.workspace, '.sandy'))?.isDirectory() };
     }
 
     planSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan> {
@@ -564,11 +564,3 @@ function historyMegabytes(value: unknown): number {
 
 /** A window's end of the service ({@link SandyServiceCore.connect}). */
 export interface SandyServiceConnection extends SandyService, DisposableLike { }
-
-async function isFolder(file: string): Promise<boolean> {
-    try {
-        return (await fs.promises.lstat(file)).isDirectory();
-    } catch {
-        return false;
-    }
-}
