@@ -5,6 +5,7 @@
  * browser-app overwrites the native .node files in place and would crash a backend that has them
  * mapped, and other work in this tree may rebuild while the bench runs.
  */
+import { markOnboarded } from '../support/onboarded';
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
@@ -207,8 +208,7 @@ export class Backend {
         }
         const appDir = options.inPlace ? BROWSER_APP : snapshotApp(s, options.experiment);
         // The scratch HOME has been through Get Started: the wizard would otherwise open in front of what is measured.
-        fs.mkdirSync(path.join(s.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(path.join(s.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
+        markOnboarded(s.home);
         const port = await freePort();
         const logFd = fs.openSync(path.join(s.root, 'backend.log'), 'a');
         const env: NodeJS.ProcessEnv = {

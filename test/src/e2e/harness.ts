@@ -12,6 +12,7 @@
  * under the running backend); SANDY_E2E_KEEP=1 keeps the scratch folders; SANDY_E2E_CHROMIUM
  * names the browser (default /usr/bin/chromium).
  */
+import { markOnboarded } from '../support/onboarded';
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as pty from 'node-pty';
 import * as fs from 'fs';
@@ -526,8 +527,7 @@ export class SandyIde {
             ...this.options.trustWorkspace === false ? {} : { 'security.workspace.trust.trustedFolders': [pathToFileURL(this.workspace).toString()] }
         }, undefined, 4));
         if (this.options.onboarded ?? true) {
-            fs.mkdirSync(path.join(this.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
-            fs.writeFileSync(path.join(this.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
+            markOnboarded(this.home);
         }
         resetResultsDir();
         this.options.seed?.(this);

@@ -10,6 +10,7 @@ import * as path from 'path';
 import * as pty from 'node-pty';
 import { readSessionRecords, SessionRecord } from '@sandy-ui/test/lib/fake-sandy/docker';
 import { freePort, processesWithHome } from '@sandy-ui/test/lib/support/processes';
+import { markOnboarded } from '@sandy-ui/test/lib/support/onboarded';
 import { ShellSandy } from '@sandy-ui/test/lib/support/shell-sandy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -60,8 +61,7 @@ export class World {
         fs.writeFileSync(path.join(this.home, '.profile'), profile);
         fs.writeFileSync(path.join(this.home, '.bashrc'), profile);
         if (onboarded) {
-            fs.mkdirSync(path.join(this.home, '.sandy-ui'), { mode: 0o700 });
-            fs.writeFileSync(path.join(this.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, finishedAt: Date.now() }) + '\n', { mode: 0o600 });
+            markOnboarded(this.home);
         }
     }
 

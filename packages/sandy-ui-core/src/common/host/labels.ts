@@ -410,6 +410,12 @@ export function launchVerdictLine(verdict: { kind: 'ready' | 'approve' | 'refuse
     }
 }
 
+/** What the starter `.sandy/config` is, shown before it is written. */
+export const STARTER_PLAN_LINES = [
+    'Creates .sandy/config with sandy\'s commonly used project settings, each commented out with what it does.',
+    'Nothing changes until you edit it; privileged keys set there need your approval at launch.'
+];
+
 export function createSandyFolderTitle(name: string): string {
     return `Create .sandy/ in ${name}?`;
 }

@@ -1,14 +1,9 @@
 import { copyPlanText, planCopy, starterConfigText } from '../../common/config/starter-config';
 import { SandyFolderPlan, SandyFolderSource } from '../../common/service/service-protocol';
 import { createSandyFolder, readSandyFolder } from '../config/sandy-folder-creator';
+import { STARTER_PLAN_LINES } from '../../common/host/labels';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
-
-/** Words of the starter's plan (shown before anything is written). */
-export const STARTER_PLAN_LINES = [
-    'Creates .sandy/config with sandy\'s commonly used project settings, each commented out with what it does.',
-    'Nothing changes until you edit it; privileged keys set there need your approval at launch.'
-];
 
 /**
  * A project's `.sandy/` made on request (never on Add Project by itself): the schema's commented
