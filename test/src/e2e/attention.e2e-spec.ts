@@ -90,9 +90,11 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
             QUIET_MS, 'no toast and no wait for a notification whose tab is in view');
 
         // Out of view: it asks three seconds later, while the user reads the Welcome page.
-        await terminal.enter('later 3 osc9 asked-while-away');
-        await terminal.waitForText('[later 3s: osc9 asked-while-away]');
+        const away = ide.cue('osc9 asked-while-away');
+        await terminal.enter(away.line);
+        await terminal.waitForText(away.echo);
         await app.focusWelcomeTab();
+        away.give();
         const row = groupRows(app, 'needs-you').first();
         await app.poll(async () => (await row.textContent())?.includes(ide.projectName), 'the session in the Needs you group', { timeout: 30_000 });
         expect(await app.page.locator('#sandy-sessions .sandy-session-group').first().getAttribute('data-group'), 'Needs you leads').to.equal('needs-you');
@@ -136,9 +138,11 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
 
         // The window has the focus, the user reads another tab: the toast is enough.
         await terminal.focus();
-        await terminal.enter('later 2 osc9 focused-window');
-        await terminal.waitForText('[later 2s: osc9 focused-window]');
+        const focused = ide.cue('osc9 focused-window');
+        await terminal.enter(focused.line);
+        await terminal.waitForText(focused.echo);
         await app.focusWelcomeTab();
+        focused.give();
         await app.notifications().waitFor(`sandy (${ide.projectName}): focused-window`);
         expect(await shown(), 'no system notification while the window has the focus').to.deep.equal([]);
         await terminal.tab.click();
@@ -146,10 +150,12 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
 
         // The user goes to another program; the agent asks, with markup and an address in its message, and again later.
         await terminal.focus();
-        await terminal.enter('later 3 osc777 <a href=https://evil.example/>Approve</a>;<b>now</b> & more');
-        await terminal.waitForText('[later 3s: osc777');
-        await terminal.enter('later 12 osc9 asked-again');
-        await terminal.waitForText('[later 12s: osc9 asked-again]');
+        const marked = ide.cue('osc777 <a href=https://evil.example/>Approve</a>;<b>now</b> & more');
+        await terminal.enter(marked.line);
+        await terminal.waitForText(marked.echo.slice(0, marked.echo.indexOf(' <a')));
+        const again = ide.cue('osc9 asked-again');
+        await terminal.enter(again.line);
+        await terminal.waitForText(again.echo);
         await app.focusWelcomeTab();
         // Another window in front, and the IDE's page no longer told it has the focus (Playwright's emulation).
         const elsewhere = await app.page.context().newPage();
@@ -157,6 +163,7 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         const cdp = await app.page.context().newCDPSession(app.page);
         await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
         expect(await app.page.evaluate(() => document.hasFocus()), 'the window lost the focus').to.equal(false);
+        marked.give();
         const [system] = await app.poll(async () => {
             const all = await shown();
             return all.length > 0 && all;
@@ -168,6 +175,7 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         expect(system.tag).to.equal(`sandy:${ide.workspace}`);
         expect(toasts.all.filter(t => t.includes('now')), 'and its toast, for when the user comes back').to.have.length(1);
         // Asked again while the user is still away: a toast in the IDE, nothing more on the desktop.
+        again.give();
         await app.notifications().waitFor(`sandy (${ide.projectName}): asked-again`);
         await holdsFor(async () => (await shown()).length === 1, QUIET_MS, 'one system notification per session until the user is back');
 
@@ -190,9 +198,11 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         await dnd.waitFor({ state: 'visible', timeout: 30_000 });
 
         await terminal.focus();
-        await terminal.enter('later 2 osc9 while-dnd');
-        await terminal.waitForText('[later 2s: osc9 while-dnd]');
+        const dndCue = ide.cue('osc9 while-dnd');
+        await terminal.enter(dndCue.line);
+        await terminal.waitForText(dndCue.echo);
         await app.focusWelcomeTab();
+        dndCue.give();
         await app.poll(async () => await needsYouText(app) === '1 needs you', 'the status bar to count the wait', { timeout: 30_000 });
         await holdsFor(() => toasts.count('while-dnd') === 0, QUIET_MS, 'no toast while do not disturb is on');
 
@@ -209,9 +219,11 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
         const terminal = await openSession(app);
         await app.openSandyView();
         await terminal.focus();
-        await terminal.enter('later 2 show claude/permission-bash');
-        await terminal.waitForText('[later 2s: show claude/permission-bash]');
+        const dialog = ide.cue('show claude/permission-bash');
+        await terminal.enter(dialog.line);
+        await terminal.waitForText(dialog.echo);
         await app.focusWelcomeTab();
+        dialog.give();
         const row = groupRows(app, 'needs-you').first();
         await app.poll(async () => (await row.locator('.sandy-project-description').textContent())?.startsWith('waiting at its prompt'),
             'the session in Needs you, waiting at its prompt', { timeout: 30_000 });
@@ -227,16 +239,16 @@ describe('The attention queue: Needs you, the status bar, Go to the Session That
 
     it('a multi-agent session (SANDY_AGENT=claude,codex): the agent waiting in its pane is named, while the other pane works; the dashboard shows each pane', async function () {
         this.timeout(240_000);
-        // Wide enough that each of the two panes holds the recorded screens' lines (the Sandy view is open
-        // beside the terminal from the first start, as it is for a newcomer).
-        const app = await browser.openApp(ide, { width: 1600, height: 900 });
+        const app = await browser.openApp(ide);
         const terminal = await openSession(app, PAIR);
         await app.openSandyView();
         await terminal.focus();
         // sandy's window: claude's permission dialog on the left, codex at work on the right.
-        await terminal.enter('later 2 panes claude/permission-bash codex/working');
-        await terminal.waitForText('[later 2s: panes claude/permission-bash codex/working]');
+        const tmuxWindow = ide.cue('panes claude/permission-bash codex/working');
+        await terminal.enter(tmuxWindow.line);
+        await terminal.waitForText(tmuxWindow.echo);
         await app.focusWelcomeTab();
+        tmuxWindow.give();
         const row = groupRows(app, 'needs-you').first();
         await app.poll(async () => (await row.locator('.sandy-project-description').textContent())?.startsWith('claude waiting at its prompt'),
             'the session in Needs you, claude named as the one waiting', { timeout: 30_000 });

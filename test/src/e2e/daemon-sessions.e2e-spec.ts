@@ -154,8 +154,11 @@ describe('Daemon sessions (end to end)', () => {
 
         // The agent notifies once: one toast. Cleared, so the same message coming back would be a new toast.
         // While the user looks away (a notification whose tab has the focus is no toast).
-        await terminal.enter('later 1 osc9 replay-ping-e2e');
+        const asks = ide.cue('osc9 replay-ping-e2e');
+        await terminal.enter(asks.line);
+        await terminal.waitForText(asks.echo);
         await app.lookAway();
+        asks.give();
         const toast = await app.notifications().waitFor(ping);
         expect(toasts.count(ping), JSON.stringify(toasts.all)).to.equal(1);
         await app.notifications().clear(toast);
@@ -192,8 +195,11 @@ describe('Daemon sessions (end to end)', () => {
         await untouched('after close + Reattach');
 
         // The notification path still works: a new ping is a new toast (the count above could see one).
-        await again.enter('later 1 osc9 fresh-ping-e2e');
+        const asksAgain = ide.cue('osc9 fresh-ping-e2e');
+        await again.enter(asksAgain.line);
+        await again.waitForText(asksAgain.echo);
         await app.lookAway();
+        asksAgain.give();
         await app.notifications().waitFor(`sandy (${ide.projectName}): fresh-ping-e2e`);
         expect(toasts.count(ping), JSON.stringify(toasts.all)).to.equal(1);
     });

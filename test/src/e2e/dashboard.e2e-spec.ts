@@ -95,13 +95,16 @@ describe('The Sessions dashboard (end to end)', () => {
         await banner.waitFor({ state: 'visible' });
         expect(await banner.textContent()).to.match(/^Docker unreachable — .*sandy-e2e-no-docker\.sock/);
 
-        // Live: what the third agent prints a moment later, while the dashboard is in front, reaches its thumbnail
+        // Live: what the third agent prints later, while the dashboard is in front, reaches its thumbnail
         // (`{n}` becomes 1 only when it prints: the command line on its screen does not say live-1-thumbnail).
-        await third.enter('later 6 repeat 1 echo live-{n}-thumbnail');
+        const live = ide.cue('repeat 1 echo live-{n}-thumbnail');
+        await third.enter(live.line);
+        await third.waitForText(live.echo);
         await dashboardTab.click();
-        await app.poll(async () => squeeze(await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent()).includes('[later6s:'),
+        await app.poll(async () => squeeze(await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent()).includes(squeeze(live.echo.slice(0, live.echo.indexOf(':') + 1))),
             'the third tile\'s thumbnail to show the command');
         expect(await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent(), 'not printed yet').to.not.contain('live-1-thumbnail');
+        live.give();
         await app.poll(async () => (await tile(app, THIRD_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent())?.includes('live-1-thumbnail'),
             'the third tile\'s thumbnail to show what its agent printed later', { timeout: 30_000 });
         expect(await tile(app, SECOND_PROJECT).locator('pre.sandy-dashboard-thumbnail').textContent(), 'only in its own tile').to.not.contain('live-1-thumbnail');

@@ -12,6 +12,7 @@
  * under the running backend); SANDY_E2E_KEEP=1 keeps the scratch folders; SANDY_E2E_CHROMIUM
  * names the browser (default /usr/bin/chromium).
  */
+import { AgentCue, AgentCues } from '../support/agent-cue';
 import { markOnboarded } from '../support/onboarded';
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as pty from 'node-pty';
@@ -131,6 +132,8 @@ export class SandyIde {
     protected restarts = 0;
     /** The pids (= process groups: each is spawned detached) of the backends {@link restartBackend} killed. */
     protected readonly killedBackends: number[] = [];
+    /** Flag files (outside every workspace) that let an agent's command run when the test says. */
+    protected readonly cues: AgentCues;
 
     protected constructor(readonly options: SandyIdeOptions) {
         // realpath: sandy names sandboxes after the canonical path, and /tmp may be a symlink.
@@ -140,6 +143,15 @@ export class SandyIde {
         this.dataDir = path.join(this.home, '.sandy-ide-data');
         this.historyDir = path.join(this.home, '.local', 'state', 'sandy-ide', 'history');
         this.logFile = path.join(RESULTS_DIR, `backend-${options.label}.log`);
+        this.cues = new AgentCues(path.join(this.root, 'cues'));
+    }
+
+    /**
+     * An agent command that runs when the test calls `give()` (type `line`, wait for `echo`): "the agent
+     * asks while the user looks elsewhere" without a clock racing the look-away.
+     */
+    cue(command: string): AgentCue {
+        return this.cues.next(command);
     }
 
     /** Starts a backend and resolves once it listens. Fails clearly when the app is not built. */

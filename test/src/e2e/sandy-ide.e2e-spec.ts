@@ -129,9 +129,11 @@ describe('Sandy IDE (end to end)', () => {
                 'no toast and no mark for a notification whose tab is in view');
 
             // The tab out of view: the agent pings while the user reads the Welcome page.
-            await firstTerminal.enter('later 2 osc9 ping-e2e');
-            await firstTerminal.waitForText('[later 2s: osc9 ping-e2e]');
+            const ping = ide.cue('osc9 ping-e2e');
+            await firstTerminal.enter(ping.line);
+            await firstTerminal.waitForText(ping.echo);
             await first.focusWelcomeTab();
+            ping.give();
             const toast = await first.notifications().waitFor(`sandy (${ide.projectName}): ping-e2e`);
             await first.poll(async () => (await firstTerminal.title()) === `● sandy: ${ide.projectName}`, 'the tab title to get the ● prefix');
 

@@ -605,6 +605,28 @@ describe('fake sandy contract (fixtures sandy-1.7.1)', function () {
             expect(p.stdout).to.include('\x07[bell sent]');
         });
 
+        it('`when <file> <command>` runs the command only once the file exists (the tests\' cue), input going on meanwhile', async () => {
+            const probe = newProbe();
+            const ws = path.join(probe.ws, 'when');
+            fs.mkdirSync(ws, { recursive: true });
+            const flag = path.join(probe.ws, 'cue-7');
+            const p = new Proc(FAKE_BIN, [], ws, fakeEnv({ HOME: probe.home('h'), FAKE_SANDY_CLEANUP_MS: '0' }));
+            await p.waitFor('type \'help\'');
+            p.write(`when ${flag} echo cued-now\n`);
+            await p.waitFor('[when cue-7: echo cued-now]');
+            p.write('echo still-typing\n');
+            await p.waitFor('\r\nstill-typing\r\n');
+            await new Promise(r => setTimeout(r, 500));
+            // What it prints stands alone on its line (after a fresh prompt); the typed line ends in "echo cued-now".
+            const printed = () => p.stdout.match(/(?:\r\n|\x1b\[0m )cued-now\r\n/g)?.length ?? 0;
+            expect(printed(), 'nothing before the cue').to.equal(0);
+            fs.writeFileSync(flag, '');
+            await waitUntil(() => printed() === 1, 3000, 'the cued command');
+            p.write('exit 0\n');
+            await p.exited;
+            expect(printed(), 'once').to.equal(1);
+        });
+
         it('SIGWINCH redraws the screen; size follows LINES/COLUMNS when stdout is not a terminal', async () => {
             const probe = newProbe();
             const ws = path.join(probe.ws, 'winch');

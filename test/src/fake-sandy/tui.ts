@@ -46,6 +46,8 @@ const HELP = [
     '                         <command> is the 1-based count',
     '  later <s> <command>    run <command> after <s> seconds (input goes on meanwhile): an agent that',
     '                         asks for you while you look elsewhere',
+    '  when <file> <command>  run <command> once <file> exists (absolute, or relative to the workspace;',
+    '                         polled): an agent that asks exactly after the user has looked elsewhere',
     '  every <s> <command>    run <command> every <s> seconds until the agent ends (steady output)',
     '  show <agent>/<screen>  draw a real agent\'s recorded screen (test/fixtures/agent-screens) and wait',
     '  panes <agent>/<screen> <agent>/<screen> [...]  sandy\'s multi-agent window (2-4 panes, as its tmux draws',
@@ -510,6 +512,26 @@ export class FakeTui {
                         void this.run(command);
                     }
                 }, seconds * 1000);
+                return;
+            }
+            case 'when': {
+                const k = arg.indexOf(' ');
+                if (k <= 0) {
+                    this.println('usage: when <file> <command>');
+                    return;
+                }
+                const file = path.resolve(this.opts.workspace, arg.slice(0, k));
+                const command = arg.slice(k + 1).trim();
+                this.println(`[when ${path.basename(file)}: ${command}]`);
+                const timer = setInterval(() => {
+                    if (this.ended) {
+                        clearInterval(timer);
+                    } else if (fs.existsSync(file)) {
+                        clearInterval(timer);
+                        this.logEvent(command);
+                        void this.run(command);
+                    }
+                }, 100);
                 return;
             }
             case 'every': {

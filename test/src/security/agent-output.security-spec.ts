@@ -112,14 +112,16 @@ describe('Agent output is text (security)', () => {
     }
 
     /**
-     * The same, sent a second later while the user looks away (the Projects view has the keyboard; the
+     * The same, sent once the user looks away (the Projects view has the keyboard; the
      * sandy tab stays in view): a notification whose tab has the focus is no toast, and these attacks are on toasts.
      */
     async function agentWhileAway(app: SandyApp, terminal: SandyTerminal, line: string, done: RegExp = SENT): Promise<void> {
         await terminal.enter('clear');
         await poll(async () => !done.test(await terminal.text()), { message: `the screen to clear before ${line}` });
-        await terminal.enter(`later 1 ${line}`);
+        const cue = ide.cue(line);
+        await terminal.enter(cue.line);
         await app.lookAway();
+        cue.give();
         // A scheduled command prints after the prompt that followed it: "> [osc9 sent]".
         await terminal.waitForText(new RegExp(done.source.replace(/\^/g, '^(?:> )?'), done.flags));
     }

@@ -96,9 +96,11 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
         await poll(async () => agentPrinted(await terminalText(terminal), '[osc9 sent]'), { message: 'the agent to send it' });
         await holdsFor(async () => toasts.count('in-view-vsx') === 0 && await needsYou() === undefined, QUIET_MS, 'no toast and no wait while the tab is in view');
 
-        await typeInTerminal(page, terminal, 'later 3 osc9 away-vsx');
-        await poll(async () => (await terminalText(terminal)).includes('[later 3s: osc9 away-vsx]'), { message: 'the agent to schedule it' });
+        const away = world.cue('osc9 away-vsx');
+        await typeInTerminal(page, terminal, away.line);
+        await poll(async () => (await terminalText(terminal)).includes(away.echo), { message: 'the agent to schedule it' });
         await lookElsewhere();
+        away.give();
         await poll(async () => {
             const rows = await sessionsRows();
             return rows[0]?.trim() === 'Needs you (1)' && rows[1]?.startsWith(`${PROJECT} session: asked for you`);
@@ -123,9 +125,11 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
 
         await bench.clickTab(isTab);
         const terminal = await bench.visibleWebview('terminal');
-        await typeInTerminal(page, terminal, 'later 2 osc9 dnd-vsx');
-        await poll(async () => (await terminalText(terminal)).includes('[later 2s: osc9 dnd-vsx]'), { message: 'the agent to schedule it' });
+        const dndCue = world.cue('osc9 dnd-vsx');
+        await typeInTerminal(page, terminal, dndCue.line);
+        await poll(async () => (await terminalText(terminal)).includes(dndCue.echo), { message: 'the agent to schedule it' });
         await lookElsewhere();
+        dndCue.give();
         await poll(async () => await needsYou() === '1 needs you', { message: 'the status bar to count the wait', timeout: 30_000 });
         await holdsFor(() => toasts.count('dnd-vsx') === 0, QUIET_MS, 'no toast while do not disturb is on');
 
@@ -145,9 +149,11 @@ describe('Sandy plugin in code-server: the attention queue — Needs you, the st
         await bench.waitForTab(isTab, 'the sandy terminal tab');
         const terminal = await bench.visibleWebview('terminal');
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${project}`), { message: 'the agent\'s screen', timeout: 60_000 });
-        await typeInTerminal(page, terminal, 'later 2 panes claude/permission-bash codex/working');
-        await poll(async () => (await terminalText(terminal)).includes('[later 2s: panes claude/permission-bash codex/working]'), { message: 'the agent to schedule it' });
+        const tmuxWindow = world.cue('panes claude/permission-bash codex/working');
+        await typeInTerminal(page, terminal, tmuxWindow.line);
+        await poll(async () => (await terminalText(terminal)).includes(tmuxWindow.echo), { message: 'the agent to schedule it' });
         await lookElsewhere();
+        tmuxWindow.give();
         await poll(async () => (await sessionsRows()).some(r => r.startsWith(`${PROJECT} session: claude waiting at its prompt`)),
             { message: 'the session in Needs you, claude named as the one waiting', timeout: 30_000 }).catch(async e => {
             throw new Error(`${(e as Error).message}; the Sessions view's rows: ${JSON.stringify(await sessionsRows())}`);

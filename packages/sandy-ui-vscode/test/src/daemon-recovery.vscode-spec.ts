@@ -248,9 +248,11 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         await daemonWith(workspace, 1, 'the daemon session with our attach client');
 
         // The agent notifies once, while the user looks at another editor: one toast.
-        await typeInTerminal(page, terminal, 'later 2 osc9 replay-ping-vsx');
-        await poll(async () => (await terminalText(terminal)).includes('[later 2s: osc9 replay-ping-vsx]'), { message: 'the agent to schedule it' });
+        const asks = world.cue('osc9 replay-ping-vsx');
+        await typeInTerminal(page, terminal, asks.line);
+        await poll(async () => (await terminalText(terminal)).includes(asks.echo), { message: 'the agent to schedule it' });
         await bench.runCommand('Help: Welcome');
+        asks.give();
         await bench.waitForNotification(ping);
         expect(toasts.count(ping), JSON.stringify(toasts.all)).to.equal(1);
         await bench.clickTab(isTab(REPLAY_PROJECT));
@@ -297,9 +299,11 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         await daemonWith(workspace, 1, 'still one daemon session with one attach client');
 
         // The way notifications come is still open: a new one is a new toast, the old one was shown once.
-        await typeInTerminal(page, terminal, 'later 2 osc9 fresh-ping-vsx');
-        await poll(async () => (await terminalText(terminal)).includes('[later 2s: osc9 fresh-ping-vsx]'), { message: 'the agent to schedule it' });
+        const asksAgain = world.cue('osc9 fresh-ping-vsx');
+        await typeInTerminal(page, terminal, asksAgain.line);
+        await poll(async () => (await terminalText(terminal)).includes(asksAgain.echo), { message: 'the agent to schedule it' });
         await bench.runCommand('Help: Welcome');
+        asksAgain.give();
         await bench.waitForNotification(`sandy (${REPLAY_PROJECT}): fresh-ping-vsx`);
         expect(toasts.count(ping), JSON.stringify(toasts.all)).to.equal(1);
         expect(await bench.clipboard()).to.equal(sentinel);

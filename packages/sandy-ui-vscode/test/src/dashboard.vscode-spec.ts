@@ -100,8 +100,9 @@ describe('Sandy plugin in code-server: the Sessions dashboard (integration)', fu
         const third = await launch(THIRD);
         // The third agent prints a line later, while the dashboard is in front (`{n}` becomes 1 only when
         // it prints: the command line on its screen does not say live-1-thumbnail).
-        await typeInTerminal(page, third, 'later 25 repeat 1 echo live-{n}-thumbnail');
-        await poll(async () => squeeze(await terminalText(third)).includes('[later25s:'), { message: 'the agent to schedule it' });
+        const live = world.cue('repeat 1 echo live-{n}-thumbnail');
+        await typeInTerminal(page, third, live.line);
+        await poll(async () => squeeze(await terminalText(third)).includes(squeeze(live.echo)), { message: 'the agent to schedule it' });
 
         await bench.runCommand('Sandy: Show Dashboard');
         await bench.waitForTab(t => t.startsWith('Sandy Dashboard'), 'the dashboard tab');
@@ -116,6 +117,7 @@ describe('Sandy plugin in code-server: the Sessions dashboard (integration)', fu
         }
         const thumbnail = tile(dashboard, THIRD).locator('pre.sandy-dashboard-thumbnail');
         expect(await thumbnail.textContent(), 'not printed yet').to.not.contain('live-1-thumbnail');
+        live.give();
         await poll(async () => (await thumbnail.textContent())?.includes('live-1-thumbnail'), { message: 'the third tile\'s thumbnail to show what its agent printed later', timeout: 60_000 });
         expect(await tile(dashboard, SECOND).locator('pre.sandy-dashboard-thumbnail').textContent(), 'only in its own tile').to.not.contain('live-1-thumbnail');
         const banner = dashboard.locator('.sandy-dashboard-docker');

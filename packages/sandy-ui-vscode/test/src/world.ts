@@ -11,6 +11,7 @@ import * as pty from 'node-pty';
 import { readSessionRecords, SessionRecord } from '@sandy-ui/test/lib/fake-sandy/docker';
 import { freePort, processesWithHome } from '@sandy-ui/test/lib/support/processes';
 import { markOnboarded } from '@sandy-ui/test/lib/support/onboarded';
+import { AgentCue, AgentCues } from '@sandy-ui/test/lib/support/agent-cue';
 import { ShellSandy } from '@sandy-ui/test/lib/support/shell-sandy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -45,6 +46,7 @@ export class World {
     readonly tmp: string;
     protected readonly children: ChildProcess[] = [];
     protected readonly shells: ShellSandy[] = [];
+    protected readonly cues: AgentCues;
 
     /**
      * `onboarded` (default true): this HOME has been through Get Started (`~/.sandy-ui/onboarding.json`
@@ -63,6 +65,15 @@ export class World {
         if (onboarded) {
             markOnboarded(this.home);
         }
+        this.cues = new AgentCues(path.join(this.root, 'cues'));
+    }
+
+    /**
+     * An agent command that runs when the test calls `give()` (type `line`, wait for `echo`): "the agent
+     * asks while the user looks elsewhere" without a clock racing the look-away.
+     */
+    cue(command: string): AgentCue {
+        return this.cues.next(command);
     }
 
     dir(...parts: string[]): string {
