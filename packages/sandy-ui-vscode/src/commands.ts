@@ -2,8 +2,12 @@ import * as vscode from 'vscode';
 import type { ProjectCommands, SandyIdeCommandId } from '@sandy-ui/core/common';
 
 /** The `sandy.*` commands (package.json contributes them): each is a handler of core's ProjectCommands. */
-export function registerSandyCommands(commands: ProjectCommands): vscode.Disposable[] {
-    const r = (id: SandyIdeCommandId, run: (arg?: unknown) => unknown) => vscode.commands.registerCommand(id, run);
+/** `start`: the window's sandy state starts before any command runs (nothing is looked at until then). */
+export function registerSandyCommands(commands: ProjectCommands, start: () => void): vscode.Disposable[] {
+    const r = (id: SandyIdeCommandId, run: (arg?: unknown) => unknown) => vscode.commands.registerCommand(id, (arg?: unknown) => {
+        start();
+        return run(arg);
+    });
     return [
         r('sandy.launch', arg => commands.launch(arg)),
         r('sandy.stop', arg => commands.stop(arg)),

@@ -4,7 +4,8 @@ import type { PtySpawn } from '@sandy-ui/core/node';
 import { GUEST_CANNOT_HOST, guestLaunchFailedText, problemText, SandyError, toProblem } from '@sandy-ui/core/common';
 import { SandyLog } from './logger';
 import { loadNodePty } from './pty';
-import { SandyState } from './sandy-state';
+import { readSettings, SandyState } from './sandy-state';
+import { WalkthroughTicks } from './walkthrough';
 import { TERMINAL_VIEW_TYPE, TerminalPanels } from './terminal-panel';
 import { FallbackTerminals } from './fallback-terminal';
 import { ApprovalPanels } from './approval-panel';
@@ -18,7 +19,7 @@ import { SessionsTree } from './sessions-tree';
 import { registerSandyCommands } from './commands';
 import { detectHost, SandyHost } from './host';
 import { GuestCommands } from './guest-commands';
-import { offerWizardAtStart, ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
+import { ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 import type { ApprovalRequest } from '@sandy-ui/core/common';
 import { showError, vscodeHostUi } from './messages';
 import { withGitSafety } from '@sandy-ui/core/node';
@@ -72,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
                 void showError(guestLaunchFailedText(problemText(toProblem(e))));
             }
         }));
-        state.start();
+        // sandy is looked at once the view shows (SandyState.setVisible) or the IDE's command runs.
         return { host, ptyLoaded: false };
     }
 
@@ -106,16 +107,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
             setDoNotDisturb: on => Promise.resolve(vscode.workspace.getConfiguration('sandy').update('doNotDisturb', on, vscode.ConfigurationTarget.Global))
         }
     });
-    context.subscriptions.push(...registerSandyCommands(commands));
+    // Nothing runs sandy until the window shows sandy state: a Sandy view (SandyState.setVisible), a
+    // Sandy command, a Sandy tab or panel (issue 14: a window that never shows sandy spawns no sandy).
+    const start = () => state.start();
+    context.subscriptions.push(...registerSandyCommands(commands, start));
     const dashboard = new DashboardPanels({
         service: state.service, tabs: terminals?.tabs ?? fallback!, onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
     });
-    context.subscriptions.push(dashboard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_DASHBOARD.id, () => dashboard.show()));
+    context.subscriptions.push(dashboard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_DASHBOARD.id, () => {
+        start();
+        return dashboard.show();
+    }));
     const history = new HistoryPanels({
         service: state.service, ui: vscodeHostUi, projects: () => state.projects, launch: project => commands.launch(project),
         onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
     });
-    context.subscriptions.push(history, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_HISTORY.id, () => history.show()));
+    context.subscriptions.push(history, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.SHOW_HISTORY.id, () => {
+        start();
+        return history.show();
+    }));
     const wizard = new WizardPanels({
         service: state.service, ui: vscodeHostUi,
         openSettings: key => settings.open(undefined, key, 'global'),
@@ -125,15 +135,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
         sessions: () => state.liveSessions,
         onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
     });
-    context.subscriptions.push(wizard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.GET_STARTED.id, () => wizard.show()));
-    // Get Started opens by itself at the first start and whenever sandy is missing (core's offerWizardAtStart).
-    void state.service.getOnboarding().then(snapshot => {
-        if (offerWizardAtStart(snapshot.state, snapshot.sandyFound)) {
+    context.subscriptions.push(wizard, vscode.commands.registerCommand(SANDY_IDE_COMMANDS.GET_STARTED.id, () => {
+        start();
+        return wizard.show();
+    }));
+    // Get Started opens by itself at the first start and whenever sandy is missing, decided without
+    // running sandy (core's wizardAtStart: the state file, and an executable where sandy is looked for).
+    void state.service.wizardAtStart(readSettings().sandy.sandyPath).then(offer => {
+        if (offer) {
             // The Sandy view comes forward too (the first start, or sandy went missing), then the wizard beside it.
+            start();
             void Promise.resolve(vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`)).then(() => wizard.show(), () => wizard.show());
         }
     }, e => log.warn(`sandy: Get Started state unreadable: ${e instanceof Error ? e.message : String(e)}`));
-    const tree: ProjectsTree = new ProjectsTree(state, terminals, false);
+    const tree: ProjectsTree = new ProjectsTree(state, terminals, false, new WalkthroughTicks(context.extension.id, (command, ...args) => vscode.commands.executeCommand(command, ...args)));
     context.subscriptions.push(tree, vscode.commands.registerCommand(OPEN_ROW_COMMAND, () => {
         const selected = tree.selected;
         return selected ? commands.launch(plainProject(selected)) : undefined;
@@ -147,6 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(TERMINAL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, saved) => {
             if (terminals) {
+                start();
                 await terminals.restore(panel, saved);
             } else {
                 panel.dispose();
@@ -157,9 +173,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
         context.subscriptions.push(fallback);
         fallback.showNotice();
     }
-    state.start();
     // Tabs VS Code could not restore (their extension host had died) come back on their sessions.
-    terminals?.reopenLostTabs().catch(e => log.error(`sandy terminal: reopening the tabs failed: ${e instanceof Error ? e.message : String(e)}`));
+    if (terminals?.hadTabs) {
+        start();
+        terminals.reopenLostTabs().catch(e => log.error(`sandy terminal: reopening the tabs failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
     return { host, ptyLoaded: !!pty?.ok };
 }
 

@@ -4,12 +4,15 @@ import {
     describeProjectState, projectDescription, projectsBanners, projectStateIcon, projectTooltip, SANDY_INSTALL_COMMAND, LOCATING_SANDY_TEXT, sandyViewState
 } from '@sandy-ui/core/common';
 import { SandyState } from './sandy-state';
+import { WalkthroughTicks } from './walkthrough';
 import { TerminalPanels } from './terminal-panel';
 
 export const PROJECTS_VIEW_ID = 'sandy.projects';
 
 /** Context keys the package.json `when` clauses read. */
 export const CONTEXT_STATE = 'sandy.state';
+/** Whether any project has been launched (the walkthrough's Launch step). */
+export const CONTEXT_LAUNCHED = 'sandy.launched';
 export const CONTEXT_GUEST = 'sandy.guest';
 /** Registered (not contributed) by a guest: forwards a row click to the Sandy IDE's own `sandy.launch`. */
 export const GUEST_LAUNCH_COMMAND = 'sandy.guest.launch';
@@ -47,7 +50,11 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
     protected lastOrder: string | undefined;
     protected lastRows = new Map<string, string>();
 
-    constructor(protected readonly state: SandyState, protected readonly terminals: TerminalPanels | undefined, protected readonly guest: boolean) {
+    constructor(
+        protected readonly state: SandyState, protected readonly terminals: TerminalPanels | undefined, protected readonly guest: boolean,
+        /** The walkthrough's steps, ticked from this state (not in the Sandy IDE, which has no walkthrough). */
+        protected readonly walkthrough?: WalkthroughTicks
+    ) {
         this.view = vscode.window.createTreeView(PROJECTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
         this.toDispose.push(this.view);
         if (guest) {
@@ -78,6 +85,12 @@ export class ProjectsTree implements vscode.TreeDataProvider<DerivedProject>, vs
         const snapshot = this.state.snapshot;
         const status = sandyViewState(snapshot);
         void vscode.commands.executeCommand('setContext', CONTEXT_STATE, status);
+        // The walkthrough's "Launch sandy" step ticks once any project has been launched (sandy's record or ours).
+        const launched = !!snapshot?.projects.some(p => p.lastLaunched !== undefined || p.state === 'running');
+        void vscode.commands.executeCommand('setContext', CONTEXT_LAUNCHED, launched);
+        if (this.state.looking) {
+            this.walkthrough?.update({ state: status, launched });
+        }
         const lines: string[] = [];
         if (this.guest) {
             lines.push('This view belongs to the Sandy plugin. Inside the Sandy IDE, launching runs the IDE\'s own Sandy commands (same core).');

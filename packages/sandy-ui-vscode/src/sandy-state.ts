@@ -28,7 +28,7 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
 
     constructor(readonly core: SandyServiceCore, protected readonly log: SandyLog) {
         super(listener => core.connect(VIEWER, listener), { log: line => log.error(line), sessionsBeforeSnapshot: () => core.supervisor.list() });
-        this.toDispose.push(this.service);
+        this.toDispose.push(this.service, this.onDidStartEmitter);
         this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
             if (HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
                 void this.configureFromSettings();
@@ -41,12 +41,39 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
         this.toDispose.push({ dispose: () => this.settingsWatchers.splice(0).forEach(w => w.dispose()) });
     }
 
-    /** Never blocks activation on sandy: a slow or hanging sandy must not hold up the editor. */
+    protected started = false;
+    protected readonly onDidStartEmitter = new vscode.EventEmitter<void>();
+    /** The window began to look at sandy ({@link start}). */
+    readonly onDidStart = this.onDidStartEmitter.event;
+
+    /** Whether the window looks at sandy (something of it showed sandy state). */
+    get looking(): boolean {
+        return this.started;
+    }
+
+    /**
+     * Starts looking at sandy (locating it, `--print-state` polls, the folders and settings sent):
+     * only once something of the window shows sandy state — one of the Sandy views ({@link setVisible}),
+     * a Sandy command, a restored Sandy tab. A window that never does runs no sandy. Never blocks
+     * activation on sandy: a slow or hanging sandy must not hold up the editor.
+     */
     start(): void {
+        if (this.started) {
+            return;
+        }
+        this.started = true;
         this.core.start();
+        this.onDidStartEmitter.fire();
         void this.publishFolders();
         this.watchWorkspaceSettings();
         void this.configureFromSettings();
+    }
+
+    override setVisible(viewId: string, visible: boolean): void {
+        super.setVisible(viewId, visible);
+        if (visible) {
+            this.start();
+        }
     }
 
     protected publishFolders(): Promise<void> {

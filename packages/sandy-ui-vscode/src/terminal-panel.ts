@@ -418,6 +418,11 @@ export class TerminalPanels implements vscode.Disposable {
      * entry passes the checks of a restored tab's state first ({@link restorableState}), and such a tab
      * only attaches.
      */
+    /** Whether the window had sandy tabs when it last closed (then it shows sandy state from the start). */
+    get hadTabs(): boolean {
+        return this.rememberedAtStart.length > 0;
+    }
+
     async reopenLostTabs(): Promise<void> {
         if (!this.rememberedAtStart.length) {
             return;

@@ -376,5 +376,15 @@ describe('Sandy IDE without sandy (end to end)', () => {
         expect((await notFound.locator('.sandy-install-command').textContent())?.trim())
             .to.equal('curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash');
         expect(await app.projectRow(ide.projectName).count()).to.equal(0);
+        // The status bar says so too, and its click is Get Started (closed first: it opened by itself, sandy missing).
+        const item = app.page.locator('#theia-statusBar .element', { hasText: 'sandy not found' });
+        await item.waitFor({ state: 'visible' });
+        expect(await app.statusBar().text(), 'no "Looking for sandy…" once the search ended').to.not.contain('Looking for sandy');
+        const wizard = app.page.locator('.sandy-wizard');
+        await wizard.waitFor({ state: 'visible' });
+        await app.page.locator('#theia-main-content-panel .lm-TabBar-tab[id="shell-tab-sandy-get-started"] .lm-TabBar-tabCloseIcon').click();
+        await wizard.waitFor({ state: 'detached' });
+        await item.click();
+        await wizard.waitFor({ state: 'visible' });
     });
 });

@@ -1,10 +1,11 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationShell, FrontendApplicationContribution, StatusBar, StatusBarAlignment } from '@theia/core/lib/browser';
-import { LongRunningNudge, StatusBarItem, StatusBarModel } from '@sandy-ui/core/common';
+import { LongRunningNudge, sandyViewState, StatusBarItem, StatusBarModel } from '@sandy-ui/core/common';
 import { SandyHostUi } from './sandy-host-ui';
 import { SandyStateService } from './sandy-state-service';
 import { SandyTerminalManager } from './sandy-terminal-manager';
 
+const SANDY_ITEM = 'sandy-sandy';
 const SESSIONS_ITEM = 'sandy-sessions';
 const ACTIVE_ITEM = 'sandy-active-session';
 const NEEDS_YOU_ITEM = 'sandy-needs-you';
@@ -24,9 +25,11 @@ export class SandyStatusBar implements FrontendApplicationContribution {
     onStart(): void {
         const window = this.state.window;
         this.model = new StatusBarModel({
-            state: window, focusedSession: () => this.terminals.tabs.active?.session, doNotDisturb: () => window.configuration?.doNotDisturb === true
+            state: window, focusedSession: () => this.terminals.tabs.active?.session, doNotDisturb: () => window.configuration?.doNotDisturb === true,
+            sandy: () => ({ state: sandyViewState(window.snapshot), problem: window.snapshot?.status.problem?.message })
         }, {
             render: items => {
+                this.show(SANDY_ITEM, items.sandy, 102);
                 this.show(NEEDS_YOU_ITEM, items.needsYou, 101);
                 this.show(SESSIONS_ITEM, items.sessions, 100);
                 this.show(ACTIVE_ITEM, items.active, 99);

@@ -19,7 +19,6 @@ import { SandyProjectCommands } from './sandy-project-commands';
 import { openSandyDashboard } from './sandy-dashboard-widget';
 import { openSandyHistory } from './sandy-history-widget';
 import { openSandyWizard } from './sandy-wizard-widget';
-import { offerWizardAtStart } from '@sandy-ui/core/common';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
 
@@ -48,11 +47,10 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         await this.openView({ activate: false, reveal: true });
     }
 
-    /** Get Started opens by itself at the first start and whenever sandy is missing (core's offerWizardAtStart). */
+    /** Get Started opens by itself at the first start and whenever sandy is missing (core's wizardAtStart). */
     async onDidInitializeLayout(): Promise<void> {
         try {
-            const snapshot = await this.service.getOnboarding();
-            if (offerWizardAtStart(snapshot.state, snapshot.sandyFound)) {
+            if (await this.service.wizardAtStart()) {
                 await openSandyWizard(this.widgetManager, this.shell);
             }
         } catch (e) {

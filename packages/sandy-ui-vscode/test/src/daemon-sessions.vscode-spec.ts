@@ -88,6 +88,18 @@ describe('Sandy plugin in code-server: daemon sessions survive a window reload a
             return found.length === 1 && found[0].attached_clients === 1 && found;
         }, { message: 'one daemon container with our attach client' });
         containerId = containers[0].id;
+
+        // Detach: the session runs on (the window keeps its one attach client, for the attention queue) and the
+        // row says no tab shows it; Reattach brings the tab back on the same session.
+        const label = async () => (await bench.projectRows()).find(r => r.startsWith(`${PROJECT},`));
+        await poll(async () => await label() === `${PROJECT}, Running — daemon session, in a Sandy terminal tab`, { message: 'the row: shown in a tab' });
+        await bench.clickTab(isTab);
+        await bench.runCommand('Sandy: Detach');
+        await poll(async () => await label() === `${PROJECT}, Running — daemon session, no tab shows it (Reattach)`, { message: 'the row: no tab shows it, once detached' });
+        await bench.projectContextMenu(PROJECT, 'Reattach');
+        await poll(async () => await label() === `${PROJECT}, Running — daemon session, in a Sandy terminal tab`, { message: 'the row: shown in a tab again' });
+        await bench.waitForTab(isTab, 'the sandy tab back');
+        expect(world.runningContainers(project).filter(c => c.daemon).map(c => c.id), 'the same session').to.deep.equal([containerId]);
     });
 
     it('a window reload brings the tab back on the same session: its screen, and typed input reaches the agent', async () => {

@@ -330,7 +330,7 @@ export function openFoldersFailedText(problem: SandyProblem): string {
 export const OPEN_SETTINGS_TOOLTIP = 'Open Sandy Settings';
 
 /** The status bar items' names (VS Code lists them in the status bar's menu). */
-export const STATUS_BAR_NAMES = { sessions: 'Sandy sessions', active: 'Sandy active session', needsYou: 'Sandy sessions that need you', doNotDisturb: 'Sandy do not disturb' } as const;
+export const STATUS_BAR_NAMES = { sandy: 'Sandy: sandy', sessions: 'Sandy sessions', active: 'Sandy active session', needsYou: 'Sandy sessions that need you', doNotDisturb: 'Sandy do not disturb' } as const;
 
 /** The plugin without node-pty: what the editor's own terminal cannot do that the Sandy terminal tab does. */
 export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '

@@ -164,6 +164,14 @@ export function projectsBanners(snapshot: {
 export const SANDY_INSTALL_COMMAND = 'curl -fsSL https://raw.githubusercontent.com/rappdw/sandy/main/install.sh | bash';
 export const LOCATING_SANDY_TEXT = 'Looking for sandy…';
 
+/** The status bar while sandy is still being looked for (not a verdict: nothing is wrong yet). */
+export const LOCATING_SANDY_STATUS = { text: LOCATING_SANDY_TEXT, tooltip: 'Sandy is looking for the sandy command and asking its version and settings schema.' } as const;
+
+/** The status bar once the search ended without sandy (click: Get Started, whose first step says how to install it). */
+export function sandyNotFoundStatus(problem: string | undefined): { text: string; tooltip: string } {
+    return { text: 'sandy not found', tooltip: `${problem ? `${problem} ` : ''}Click for Sandy: Get Started, which shows how to install it.` };
+}
+
 /**
  * Where the window stands with sandy, for the Projects view of both hosts and the walkthrough: still
  * looking (no snapshot yet, or sandy's first search not finished: not found without a reason is not a

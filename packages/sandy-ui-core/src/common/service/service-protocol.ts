@@ -211,6 +211,8 @@ export interface SandyService {
     createSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan>;
     /** The Get Started wizard's remembered state and what it needs to start (its throwaway workspace made). */
     getOnboarding(): Promise<OnboardingSnapshot>;
+    /** Whether Get Started opens by itself now (first start, or sandy missing), found without running sandy; `sandyPath`: the user's setting. */
+    wizardAtStart(sandyPath?: string): Promise<boolean>;
     /** Remember the wizard's state (`~/.sandy-ui/onboarding.json`); returns it as stored. */
     saveOnboarding(state: OnboardingState): Promise<OnboardingState>;
     /** The prerequisite checks, now (sandy looked for again when it was missing). */
@@ -234,7 +236,7 @@ export const SANDY_SERVICE_METHODS = Object.keys({
     configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
     rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
-    dashboard: 0, getOnboarding: 0, planSandyFolder: 0, createSandyFolder: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
+    dashboard: 0, getOnboarding: 0, wizardAtStart: 0, planSandyFolder: 0, createSandyFolder: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 
 /** The methods a connection answers for its own window; the rest are the shared service's. */

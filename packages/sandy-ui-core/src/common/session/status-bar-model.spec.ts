@@ -47,6 +47,27 @@ describe('StatusBarModel: the status bar of every host (unit)', () => {
         return { state, changed, sessionChanged, rendered, clock, model, focus: (s: SessionInfo | undefined) => { focused = s; } };
     }
 
+    it('says "Looking for sandy…" while sandy is looked for and "sandy not found" (click: Get Started) after; nothing when found, or when the window does not look', () => {
+        const changed = new SimpleEmitter<unknown>();
+        const state = { liveSessions: [] as SessionInfo[], onDidChange: changed.event, onDidChangeSession: new SimpleEmitter<SessionInfo>().event };
+        let sandy: ReturnType<NonNullable<ConstructorParameters<typeof StatusBarModel>[0]['sandy']>>;
+        const rendered: StatusBarItems[] = [];
+        new StatusBarModel({ state, focusedSession: () => undefined, sandy: () => sandy }, { render: items => rendered.push(items) }, new FakeClock());
+        expect(rendered.pop(), 'a window that does not look at sandy').to.deep.equal({});
+        sandy = { state: 'locating' };
+        changed.fire(undefined);
+        expect(rendered.pop()?.sandy).to.deep.equal({ text: '$(sync~spin) Looking for sandy…', tooltip: 'Sandy is looking for the sandy command and asking its version and settings schema.' });
+        sandy = { state: 'notFound', problem: 'sandy was not found on PATH.' };
+        changed.fire(undefined);
+        const notFound = rendered.pop()?.sandy;
+        expect(notFound?.text).to.equal('$(warning) sandy not found');
+        expect(notFound?.tooltip).to.match(/^sandy was not found on PATH\. Click for Sandy: Get Started/);
+        expect(notFound?.command).to.equal('sandy.getStarted');
+        sandy = { state: 'ready' };
+        changed.fire(undefined);
+        expect(rendered.pop(), 'found: nothing to say').to.deep.equal({});
+    });
+
     it('shows nothing without sessions, and no ticker runs', () => {
         const { rendered, clock, model } = make();
         expect(rendered).to.deep.equal([{}]);

@@ -4,6 +4,7 @@ import {
     activeSessionText, activeSessionTooltip, DO_NOT_DISTURB_STATUS, needsYouStatusText, needsYouStatusTooltip, sessionsStatusText, sessionsStatusTooltip
 } from '../host/labels';
 import { waitingSessions } from './sessions-view';
+import { LOCATING_SANDY_STATUS, SandyViewState, sandyNotFoundStatus } from '../projects/project-labels';
 import { SANDY_IDE_COMMANDS } from '../host/ide-commands';
 
 /** One status bar entry, as both hosts render it (`$(icon)` is codicon syntax in Theia and VS Code). */
@@ -16,6 +17,8 @@ export interface StatusBarItem {
 
 /** What the bar shows; an absent item is hidden. */
 export interface StatusBarItems {
+    /** While sandy is being looked for, or was not found (click: Get Started). */
+    sandy?: StatusBarItem;
     /** `N sandy sessions` (click: switch), while any session of this machine runs. */
     sessions?: StatusBarItem;
     /** The focused sandy tab's `pid · agent · elapsed`, while its session runs. */
@@ -56,6 +59,11 @@ export interface StatusBarSources {
     focusedSession(): SessionInfo | undefined;
     /** Whether the user turned notifications off for now (`sandy.doNotDisturb`). */
     doNotDisturb?(): boolean;
+    /**
+     * Where the window stands with sandy (core's `sandyViewState`) and, when not found, why; undefined: the
+     * window does not look at sandy (the plugin before anything of it shows sandy state) — nothing is said.
+     */
+    sandy?(): { state: SandyViewState; problem?: string } | undefined;
 }
 
 /**
@@ -76,6 +84,13 @@ export class StatusBarModel implements DisposableLike {
     /** What the bar shows now. */
     items(): StatusBarItems {
         const items: StatusBarItems = {};
+        const sandy = this.sources.sandy?.();
+        if (sandy?.state === 'locating') {
+            items.sandy = { text: `$(sync~spin) ${LOCATING_SANDY_STATUS.text}`, tooltip: LOCATING_SANDY_STATUS.tooltip };
+        } else if (sandy?.state === 'notFound') {
+            const status = sandyNotFoundStatus(sandy.problem);
+            items.sandy = { text: `$(warning) ${status.text}`, tooltip: status.tooltip, command: SANDY_IDE_COMMANDS.GET_STARTED.id };
+        }
         const live = this.sources.state.liveSessions;
         if (live.length) {
             items.sessions = { text: `$(terminal) ${sessionsStatusText(live)}`, tooltip: sessionsStatusTooltip(live, this.clock.now(), this.sources.state.configuration?.longRunningHours ?? 24), command: SANDY_IDE_COMMANDS.SWITCH_SESSION.id };

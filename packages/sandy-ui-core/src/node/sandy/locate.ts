@@ -102,6 +102,20 @@ export function sandyCandidatePaths(
     return list;
 }
 
+/**
+ * The first place sandy is looked for that holds an executable file, found without running anything
+ * (undefined: none). Only a start-up guess — "is sandy installed at all?" — for a host that must not
+ * spawn sandy before a window shows sandy state; {@link locateSandy} is the real search.
+ */
+export async function sandyInstalledAt(configuredPath: string | undefined, pathVar: string | undefined, home: string): Promise<string | undefined> {
+    for (const { path: file } of sandyCandidatePaths(configuredPath, pathVar, home)) {
+        if (path.isAbsolute(file) && await examineExecutable(file) === 'ok') {
+            return file;
+        }
+    }
+    return undefined;
+}
+
 /** Checks one path without running it. */
 export async function examineExecutable(file: string): Promise<'ok' | 'missing' | 'not-executable' | 'directory'> {
     let stat: fs.Stats;

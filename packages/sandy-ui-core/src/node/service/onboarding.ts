@@ -1,5 +1,5 @@
 import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
-import { OnboardingState } from '../../common/onboarding/onboarding-state';
+import { offerWizardAtStart, OnboardingState } from '../../common/onboarding/onboarding-state';
 import { PrerequisiteReport } from '../../common/onboarding/prerequisites';
 import { agentDescription, credentialFindingText, decideCredentials } from '../../common/onboarding/credentials';
 import { BuildTimelineParser, buildStateText, buildTimelineText } from '../../common/onboarding/build-timeline';
@@ -10,6 +10,7 @@ import { proposeClaudeBootstrap } from '../onboarding/claude-bootstrap';
 import { probeCredentials } from '../onboarding/credential-probe';
 import { OnboardingStore } from '../onboarding/onboarding-store';
 import { checkPrerequisites, findOnPath, shellQuote } from '../onboarding/prerequisites';
+import { sandyInstalledAt } from '../sandy/locate';
 import { ProcessSandyRunner } from '../sandy/runner';
 import { BuildGate } from '../terminal/build-gate';
 import { ServiceContext } from './service-context';
@@ -43,6 +44,20 @@ export class OnboardingService {
             this.store.read(), this.discovery.ensureLocated(), this.store.firstSessionWorkspace(), this.store.terminalFolder()
         ]);
         return { state, sandyFound: status.found, platform: this.platform, firstSessionWorkspace, terminalFolder };
+    }
+
+    /**
+     * Whether Get Started opens by itself at this start (core's offerWizardAtStart), decided without
+     * running sandy: the state file, and whether an executable sits where sandy is looked for
+     * (`sandyPath`, else the configured one, then PATH and the usual folders). A host that starts
+     * nothing until a window shows sandy state asks this at start-up.
+     */
+    async wizardAtStart(sandyPath?: string): Promise<boolean> {
+        const [state, installed] = await Promise.all([
+            this.store.read(),
+            sandyInstalledAt(sandyPath ?? this.discovery.configuration.sandyPath, this.ctx.processEnv.PATH, this.ctx.home)
+        ]);
+        return offerWizardAtStart(state, installed !== undefined);
     }
 
     saveOnboarding(state: OnboardingState): Promise<OnboardingState> {

@@ -518,6 +518,10 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         return this.onboardingPart.getOnboarding();
     }
 
+    wizardAtStart(sandyPath?: string): Promise<boolean> {
+        return this.onboardingPart.wizardAtStart(sandyPath);
+    }
+
     saveOnboarding(state: OnboardingState): Promise<OnboardingState> {
         return this.onboardingPart.saveOnboarding(state);
     }

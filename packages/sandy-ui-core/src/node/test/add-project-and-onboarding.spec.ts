@@ -108,6 +108,36 @@ describe('SandyServiceCore: Add Project verdict, .sandy/ creator, onboarding sta
         expect((await service.getOnboarding()).state).to.deep.equal({ version: 1, steps: {} });
     });
 
+    it('whether Get Started opens at start is decided without running sandy: the state file and an executable where sandy is looked for', async () => {
+        // A "sandy" that records every run: wizardAtStart must never run it.
+        const bin = path.join(root, 'bin');
+        fs.mkdirSync(bin);
+        const ran = path.join(root, 'ran');
+        const sandy = path.join(bin, 'sandy');
+        const quiet = new SandyServiceCore({
+            logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+            spawnPty: () => { throw new Error('no PTY here'); },
+            env: { HOME: home, PATH: `${bin}:/usr/bin:/bin` },
+            home,
+            dataDir: path.join(root, 'ide-data-2')
+        });
+        try {
+            expect(await quiet.wizardAtStart(), 'no sandy anywhere: offered').to.equal(true);
+            fs.writeFileSync(sandy, `#!/bin/sh\necho "$@" >> '${ran}'\n`, { mode: 0o644 });
+            expect(await quiet.wizardAtStart(), 'a sandy that is not executable is no sandy').to.equal(true);
+            fs.chmodSync(sandy, 0o755);
+            expect(await quiet.wizardAtStart(), 'sandy there, never started the wizard: offered (the first start)').to.equal(true);
+            await quiet.saveOnboarding({ version: 1, steps: {}, finishedAt: Date.now() });
+            expect(await quiet.wizardAtStart(), 'sandy there, the wizard finished: not offered').to.equal(false);
+            expect(await quiet.wizardAtStart(path.join(root, 'nowhere', 'sandy')), 'the user\'s sandy.path names nothing: still found on PATH').to.equal(false);
+            fs.rmSync(sandy);
+            expect(await quiet.wizardAtStart(), 'sandy gone: offered again').to.equal(true);
+            expect(fs.existsSync(ran), 'sandy was never run').to.equal(false);
+        } finally {
+            await quiet.dispose();
+        }
+    });
+
     it('the prerequisite checks name the missing sandy with its installer', async () => {
         const report = await service.prerequisites();
         const sandy = report.checks.find(c => c.id === 'sandy');
