@@ -12,9 +12,9 @@ export function namespaceCheckArgs(namespace, registry) {
     return ['verify-pat', namespace, ...(registry ? ['--registryUrl', registry] : [])];
 }
 
-/** What the user runs to create the namespace (the token stays in the variable, not in the text). */
+/** What the user runs to create the namespace: ovsx takes the token from OVSX_PAT itself, so it is not on the command line (`ps`). */
 export function createNamespaceCommand(namespace, registry) {
-    return `npx ovsx create-namespace ${namespace} -p $OVSX_PAT${registry ? ` --registryUrl ${registry}` : ''}`;
+    return `npx ovsx create-namespace ${namespace}${registry ? ` --registryUrl ${registry}` : ''}`;
 }
 
 const MISSING = [

@@ -25,9 +25,9 @@ test('other failures are not a missing namespace', () => {
 });
 
 test('the command to create it, and the check, with and without --registry', () => {
-    assert.equal(createNamespaceCommand('rappdw'), 'npx ovsx create-namespace rappdw -p $OVSX_PAT');
+    assert.equal(createNamespaceCommand('rappdw'), 'npx ovsx create-namespace rappdw');
     assert.equal(createNamespaceCommand('rappdw', 'https://vsx.example.org'),
-        'npx ovsx create-namespace rappdw -p $OVSX_PAT --registryUrl https://vsx.example.org');
+        'npx ovsx create-namespace rappdw --registryUrl https://vsx.example.org');
     assert.deepEqual(namespaceCheckArgs('rappdw'), ['verify-pat', 'rappdw']);
     assert.deepEqual(namespaceCheckArgs('rappdw', 'https://vsx.example.org'), ['verify-pat', 'rappdw', '--registryUrl', 'https://vsx.example.org']);
 });

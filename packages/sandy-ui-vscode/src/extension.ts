@@ -148,7 +148,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
             void Promise.resolve(vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`)).then(() => wizard.show(), () => wizard.show());
         }
     }, e => log.warn(`sandy: Get Started state unreadable: ${e instanceof Error ? e.message : String(e)}`));
-    const tree: ProjectsTree = new ProjectsTree(state, terminals, false, new WalkthroughTicks(context.extension.id, (command, ...args) => vscode.commands.executeCommand(command, ...args)));
+    const tree: ProjectsTree = new ProjectsTree(state, terminals, false, new WalkthroughTicks(context.extension.id,
+        (command, ...args) => vscode.commands.executeCommand(command, ...args), async command => (await vscode.commands.getCommands(true)).includes(command)));
     context.subscriptions.push(tree, vscode.commands.registerCommand(OPEN_ROW_COMMAND, () => {
         const selected = tree.selected;
         return selected ? commands.launch(plainProject(selected)) : undefined;

@@ -29,12 +29,17 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
     constructor(readonly core: SandyServiceCore, protected readonly log: SandyLog) {
         super(listener => core.connect(VIEWER, listener), { log: line => log.error(line), sessionsBeforeSnapshot: () => core.supervisor.list() });
         this.toDispose.push(this.service, this.onDidStartEmitter);
+        // Both only once the window looks at sandy (start() configures and publishes itself): a settings
+        // change (another window's toggle, Settings Sync) must not run sandy in a window that shows none.
         this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
-            if (HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
+            if (this.started && HOST_CONTROLLED_SETTINGS.some(key => e.affectsConfiguration(key))) {
                 void this.configureFromSettings();
             }
         }));
         this.toDispose.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
+            if (!this.started) {
+                return;
+            }
             void this.publishFolders();
             this.watchWorkspaceSettings();
         }));
@@ -42,6 +47,7 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
     }
 
     protected started = false;
+    protected disposed = false;
     protected readonly onDidStartEmitter = new vscode.EventEmitter<void>();
     /** The window began to look at sandy ({@link start}). */
     readonly onDidStart = this.onDidStartEmitter.event;
@@ -58,7 +64,7 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
      * activation on sandy: a slow or hanging sandy must not hold up the editor.
      */
     start(): void {
-        if (this.started) {
+        if (this.started || this.disposed) {
             return;
         }
         this.started = true;
@@ -124,6 +130,7 @@ export class SandyState extends WindowState<SandyServiceConnection> implements v
     }
 
     override dispose(): void {
+        this.disposed = true;
         for (const d of this.toDispose.splice(0)) {
             d.dispose();
         }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { EventLike, SessionTabs, StatusBarItem } from '@sandy-ui/core/common';
 import { LongRunningNudge, sandyViewState, STATUS_BAR_NAMES, StatusBarModel } from '@sandy-ui/core/common';
 import { vscodeHostUi } from './messages';
-import { SandyState } from './sandy-state';
+import { readSettings, SandyState } from './sandy-state';
 
 /** Renders core's status bar model; tells it when the sandy tabs (or their focus) change. */
 export class SandyStatusBar implements vscode.Disposable {
@@ -20,7 +20,8 @@ export class SandyStatusBar implements vscode.Disposable {
         this.active.name = STATUS_BAR_NAMES.active;
         this.needsYou.name = STATUS_BAR_NAMES.needsYou;
         this.doNotDisturb.name = STATUS_BAR_NAMES.doNotDisturb;
-        this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session, doNotDisturb: () => state.configuration?.doNotDisturb === true,
+        this.model = new StatusBarModel({ state, focusedSession: () => tabs.active?.session, // Read from the user's settings until the window looks at sandy (its configuration is sent then).
+            doNotDisturb: () => (state.configuration ?? readSettings().sandy).doNotDisturb === true,
             // Nothing while the window does not look at sandy (SandyState.start: nothing shows sandy state yet).
             sandy: () => state.looking ? { state: sandyViewState(state.snapshot), problem: state.snapshot?.status.problem?.message } : undefined
         }, {
@@ -32,7 +33,8 @@ export class SandyStatusBar implements vscode.Disposable {
                 show(this.doNotDisturb, items.doNotDisturb);
             }
         });
-        this.toDispose.push(this.model, tabs.onDidChange(() => this.model.update()), state.onDidStart(() => this.model.update()));
+        this.toDispose.push(this.model, tabs.onDidChange(() => this.model.update()), state.onDidStart(() => this.model.update()),
+            vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('sandy.doNotDisturb') && this.model.update()));
         // Sessions older than the user's sandy.longRunningHours: asked about once per window (core).
         this.toDispose.push(new LongRunningNudge({
             sessions: () => state.liveSessions, onChange: state.onDidChange, hours: () => state.configuration?.longRunningHours ?? 24,

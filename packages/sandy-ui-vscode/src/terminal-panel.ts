@@ -408,6 +408,11 @@ export class TerminalPanels implements vscode.Disposable {
             this.deps.log.warn(`sandy terminal: could not remember the open tabs: ${e instanceof Error ? e.message : String(e)}`));
     }
 
+    /** Whether the window had sandy tabs when it last closed (then it shows sandy state from the start). */
+    get hadTabs(): boolean {
+        return this.rememberedAtStart.length > 0;
+    }
+
     /**
      * VS Code keeps a webview tab over a window reload only while the extension host that made it is
      * alive: after code-server (or the extension host) was killed, the Reload Window that VS Code then
@@ -418,11 +423,6 @@ export class TerminalPanels implements vscode.Disposable {
      * entry passes the checks of a restored tab's state first ({@link restorableState}), and such a tab
      * only attaches.
      */
-    /** Whether the window had sandy tabs when it last closed (then it shows sandy state from the start). */
-    get hadTabs(): boolean {
-        return this.rememberedAtStart.length > 0;
-    }
-
     async reopenLostTabs(): Promise<void> {
         if (!this.rememberedAtStart.length) {
             return;

@@ -1,5 +1,8 @@
 import type { SandyViewState } from '@sandy-ui/core/common';
 
+/** VS Code's command that marks a walkthrough step done (its argument: `<extension id>#<walkthrough>#<step>`). */
+const MARK_STEP_COMPLETE = 'welcome.markStepComplete';
+
 /** The walkthrough's id in package.json (contributes.walkthroughs). */
 export const WALKTHROUGH_ID = 'getStarted';
 
@@ -32,15 +35,24 @@ export function walkthroughStepsDone(facts: WalkthroughFacts): string[] {
  * Ticks the walkthrough's steps from real state. Its `onContext` completion events are not enough:
  * VS Code creates the walkthrough service only when a walkthrough is first shown, and a context key
  * that is already true then never ticks its step (it counts as seen, not as progress; VS Code 1.100).
- * So each step that becomes true is marked with VS Code's own `welcome.markStepComplete`, once per
- * window; an editor without that command (Theia's plugin host) is left as it is.
+ * So each step that becomes true is marked with VS Code's own `welcome.markStepComplete`. A refusal is
+ * retried at the next update (VS Code registers an extension's steps a moment after it creates the
+ * service, and refuses a step it does not know yet), a few times at most; an editor without that command
+ * (Theia's plugin host) is left as it is.
  */
 export class WalkthroughTicks {
+    /** Steps marked, or being marked. */
     protected readonly marked = new Set<string>();
+    protected readonly refusals = new Map<string, number>();
     protected unavailable = false;
 
-    /** `run`: the editor's executeCommand. */
-    constructor(protected readonly extensionId: string, protected readonly run: (command: string, ...args: unknown[]) => PromiseLike<unknown>) { }
+    /** `run`: the editor's executeCommand; `hasCommand`: whether the editor has a command of that id. */
+    constructor(
+        protected readonly extensionId: string,
+        protected readonly run: (command: string, ...args: unknown[]) => PromiseLike<unknown>,
+        protected readonly hasCommand: (command: string) => PromiseLike<boolean>,
+        protected readonly maxRefusals = 5
+    ) { }
 
     update(facts: WalkthroughFacts): void {
         if (this.unavailable) {
@@ -51,8 +63,16 @@ export class WalkthroughTicks {
                 continue;
             }
             this.marked.add(step);
-            Promise.resolve(this.run('welcome.markStepComplete', `${this.extensionId}#${WALKTHROUGH_ID}#${step}`)).catch(() => {
-                this.unavailable = true;
+            Promise.resolve(this.run(MARK_STEP_COMPLETE, `${this.extensionId}#${WALKTHROUGH_ID}#${step}`)).catch(async () => {
+                if (!await Promise.resolve(this.hasCommand(MARK_STEP_COMPLETE)).then(has => has, () => false)) {
+                    this.unavailable = true;
+                    return;
+                }
+                const refused = (this.refusals.get(step) ?? 0) + 1;
+                this.refusals.set(step, refused);
+                if (refused < this.maxRefusals) {
+                    this.marked.delete(step);
+                }
             });
         }
     }

@@ -107,6 +107,12 @@ export class SandyStateService implements FrontendApplicationContribution {
      * Sandy output for each workspace or folder settings file whose value was ignored. The window's
      * folders are inspected one by one, so a folder value of a multi-root workspace is seen too.
      */
+    /** The user's `sandy.path` (user settings only, like every host-controlled setting), once the preferences are read. */
+    async userSandyPath(): Promise<string | undefined> {
+        await this.preferences.ready;
+        return readHostSandyConfiguration(key => this.preferences.inspect(key)).config.sandyPath;
+    }
+
     protected readSandyConfiguration(): ReturnType<typeof readHostSandyConfiguration>['config'] {
         const inspect = (key: HostControlledSetting, resourceUri?: string) => this.preferences.inspect(key, resourceUri);
         const { config } = readHostSandyConfiguration(key => inspect(key));

@@ -30,6 +30,7 @@ const REVEAL_PROJECTS_VIEW = 'sandy.internal.revealProjectsView';
 export class SandyViewContribution extends AbstractViewContribution<SandyProjectsWidget> implements TabBarToolbarContribution, KeybindingContribution, FrontendApplicationContribution {
     @inject(SandyProjectCommands) protected readonly projects: SandyProjectCommands;
     @inject(SandyService) protected readonly service: SandyService;
+    @inject(SandyStateService) protected readonly state: SandyStateService;
     @inject(ILogger) protected readonly logger: ILogger;
 
     constructor() {
@@ -47,16 +48,17 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         await this.openView({ activate: false, reveal: true });
     }
 
-    /** Get Started opens by itself at the first start and whenever sandy is missing (core's wizardAtStart). */
+    /**
+     * Get Started opens by itself at the first start and whenever sandy is missing (core's wizardAtStart,
+     * with the user's sandy.path). Not awaited: the shell shows at once, whatever the backend or a slow
+     * file system takes.
+     */
     async onDidInitializeLayout(): Promise<void> {
-        try {
-            if (await this.service.wizardAtStart()) {
-                await openSandyWizard(this.widgetManager, this.shell);
-            }
-        } catch (e) {
+        void this.state.userSandyPath()
+            .then(sandyPath => this.service.wizardAtStart(sandyPath))
+            .then(offer => offer ? openSandyWizard(this.widgetManager, this.shell) : undefined)
             // The backend is unreachable (the Sandy view says so), or the tab could not open.
-            this.logger.warn(`sandy: Get Started could not open: ${e instanceof Error ? e.message : String(e)}`);
-        }
+            .catch(e => this.logger.warn(`sandy: Get Started could not open: ${e instanceof Error ? e.message : String(e)}`));
     }
 
     override registerCommands(registry: CommandRegistry): void {

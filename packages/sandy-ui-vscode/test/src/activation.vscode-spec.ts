@@ -80,6 +80,22 @@ describe('Sandy plugin in code-server: no sandy until the window shows sandy sta
         // The plugin is active (it activates at start-up) and the window is in use, in the Explorer.
         await poll(async () => /sandy: activating in/.test(server.pluginLog()), { message: 'the plugin to activate', timeout: 90_000 });
         await page.locator('.part.sidebar').first().waitFor({ state: 'visible' });
+        // A sandy setting changes meanwhile (here in the Settings editor; another window's toggle or Settings
+        // Sync alike): still nothing runs here.
+        const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
+        await bench.runCommand('Preferences: Open User Settings');
+        const search = page.locator('.settings-editor .suggest-input-container .monaco-editor textarea, .settings-editor .settings-header .monaco-editor textarea').first();
+        await search.waitFor({ state: 'visible', timeout: 30_000 });
+        await search.focus();
+        await page.keyboard.type('sandy.longRunningHours');
+        // The setting's own box: the input that shows its value (the editor has other, hidden inputs).
+        const field = page.locator('.settings-editor .setting-item-contents', { hasText: 'Long Running Hours' }).locator('.monaco-inputbox input').first();
+        await field.waitFor({ state: 'visible', timeout: 30_000 });
+        const box = (await field.boundingBox())!;
+        await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('12');
+        await poll(() => /"sandy\.longRunningHours":\s*12\b/.test(fs.readFileSync(settingsFile, 'utf8')), { message: 'the setting saved' });
         await holdsFor(() => runs().length === 0, 8_000, 'no sandy run by a window that shows no sandy state');
         expect(runs(), 'not one sandy').to.deep.equal([]);
         const statusBar = async () => (await page.locator('.part.statusbar .statusbar-item').allTextContents()).join('\n');

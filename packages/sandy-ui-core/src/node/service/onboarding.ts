@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
 import { offerWizardAtStart, OnboardingState } from '../../common/onboarding/onboarding-state';
 import { PrerequisiteReport } from '../../common/onboarding/prerequisites';
@@ -53,9 +54,12 @@ export class OnboardingService {
      * nothing until a window shows sandy state asks this at start-up.
      */
     async wizardAtStart(sandyPath?: string): Promise<boolean> {
+        // It arrives over RPC in Theia: only an absolute path (or `~/…`, as the setting allows) is looked at.
+        const given = typeof sandyPath === 'string' && sandyPath.length <= 4096 && !sandyPath.includes('\0')
+            && (path.isAbsolute(sandyPath) || sandyPath.startsWith('~/')) ? sandyPath : undefined;
         const [state, installed] = await Promise.all([
             this.store.read(),
-            sandyInstalledAt(sandyPath ?? this.discovery.configuration.sandyPath, this.ctx.processEnv.PATH, this.ctx.home)
+            sandyInstalledAt(given ?? this.discovery.configuration.sandyPath, this.ctx.processEnv.PATH, this.ctx.home)
         ]);
         return offerWizardAtStart(state, installed !== undefined);
     }
