@@ -26,14 +26,16 @@ export async function openApp(browser: Browser, url: string): Promise<AppPage> {
     return { context, page };
 }
 
-/** Make the Sandy view visible (clicking its tab toggles it, so look first). */
+/**
+ * Make the Sandy view visible (clicking its tab toggles it, so look first: at the view itself, which the
+ * default layout shows from the start — its rows may not be drawn yet).
+ */
 export async function showSandyView(page: Page): Promise<void> {
-    const row = page.locator('li.sandy-project-row').first();
-    if (await row.isVisible().catch(() => false)) {
-        return;
+    const shown = await page.locator('#sandy-projects').waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+    if (!shown) {
+        await page.click('#shell-tab-sandy-view-container');
     }
-    await page.click('#shell-tab-sandy-view-container');
-    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('li.sandy-project-row').first().waitFor({ state: 'visible', timeout: 60_000 });
 }
 
 function projectRow(page: Page, name: string) {

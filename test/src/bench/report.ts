@@ -12,6 +12,8 @@ export interface Target {
     threshold: number | null;
     /** The metric the threshold comes from, when it is another measurement. */
     reference?: string;
+    /** The threshold is the reference's value times this (default 1). */
+    factor?: number;
 }
 
 export interface Metric {
@@ -109,7 +111,7 @@ export class Report {
             }
             if (m.target.reference) {
                 const ref = this.metrics.get(m.target.reference);
-                m.target.threshold = ref?.value ?? null;
+                m.target.threshold = ref?.value === null || ref?.value === undefined ? null : round(ref.value * (m.target.factor ?? 1), 3);
             }
             if (m.value === null || m.target.threshold === null || !Number.isFinite(m.value) || !Number.isFinite(m.target.threshold)) {
                 m.pass = null;

@@ -7,6 +7,16 @@ import { AckBatcher } from '../../common/terminal/ack-batcher';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
+/**
+ * A flood: more than this many characters within {@link FLOOD_WINDOW_MS}. Then output is handed to xterm
+ * every {@link FLOOD_FRAME_MS} instead of as it comes: xterm draws once per animation frame that follows
+ * new output, and with its DOM renderer each such frame repaints the whole screen (most of the page's CPU
+ * in a flood, measured by `npm run bench`), so fewer, larger writes draw fewer frames of the same bytes.
+ * Typing and a TUI's redraws stay below it and are written at once (echo latency unchanged).
+ */
+const FLOOD_CHARS = 32 * 1024;
+const FLOOD_WINDOW_MS = 100;
+const FLOOD_FRAME_MS = 50;
 
 /** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
 export interface TerminalViewHost {
@@ -56,6 +66,10 @@ export class SandyTerminalView {
     /** Replays still being parsed (their OSC side effects are muted). */
     protected replaying = 0;
     protected readonly disposables: Array<{ dispose(): void }> = [];
+    /** Output held back during a flood (see FLOOD_CHARS), written together at the next flood frame. */
+    protected pending: Array<{ data: string; parsed?: () => void }> = [];
+    protected pendingTimer: ReturnType<typeof setTimeout> | undefined;
+    protected recent = { since: 0, chars: 0 };
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -139,6 +153,35 @@ export class SandyTerminalView {
             parsed?.();
             return;
         }
+        const now = Date.now();
+        if (now - this.recent.since > FLOOD_WINDOW_MS) {
+            this.recent = { since: now, chars: 0 };
+        }
+        this.recent.chars += data.length;
+        if (this.pending.length || this.recent.chars > FLOOD_CHARS) {
+            this.pending.push({ data, parsed });
+            this.pendingTimer ??= setTimeout(() => this.flushPending(), FLOOD_FRAME_MS);
+            return;
+        }
+        this.writeNow(data, parsed);
+    }
+
+    /** What a flood held back, now (before anything else is written, so nothing overtakes it). */
+    protected flushPending(): void {
+        if (this.pendingTimer) {
+            clearTimeout(this.pendingTimer);
+            this.pendingTimer = undefined;
+        }
+        if (!this.pending.length) {
+            return;
+        }
+        const held = this.pending;
+        this.pending = [];
+        const callbacks = held.map(h => h.parsed).filter((f): f is () => void => !!f);
+        this.writeNow(held.map(h => h.data).join(''), callbacks.length ? () => callbacks.forEach(f => f()) : undefined);
+    }
+
+    protected writeNow(data: string, parsed?: () => void): void {
         // Acknowledge in slices as xterm parses them: one acknowledgement per large batch would let the
         // backend's unacknowledged count sit above the resume mark until the whole batch is drawn, so
         // the PTY would stall once per batch (measured by `npm run bench`).
@@ -172,6 +215,7 @@ export class SandyTerminalView {
 
     /** Keep the final screen and say how the session ended. */
     writeExitBanner(text: string): void {
+        this.flushPending();
         this.term.write(`\r\n\x1b[0m\x1b[2m${text.replace(/[\x00-\x1f\x7f]/g, '')}\x1b[0m\r\n`);
     }
 
@@ -192,6 +236,7 @@ export class SandyTerminalView {
     }
 
     clear(): void {
+        this.flushPending();
         this.term.reset();
     }
 
@@ -232,6 +277,10 @@ export class SandyTerminalView {
         }
         this.acks.dispose();
         this.disposed = true;
+        if (this.pendingTimer) {
+            clearTimeout(this.pendingTimer);
+        }
+        this.pending.splice(0).forEach(h => h.parsed?.());
         this.resizeObserver.disconnect();
         if (this.resizeTimer) {
             clearTimeout(this.resizeTimer);

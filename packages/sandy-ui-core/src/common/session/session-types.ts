@@ -69,5 +69,10 @@ export interface StopTimings {
 
 export const DEFAULT_STOP_TIMINGS: StopTimings = { interruptGraceMs: 3000, terminateGraceMs: 2000 };
 
-/** Back-pressure watermarks in characters of unacknowledged output (VS Code terminalProcess uses the same). */
-export const FLOW_CONTROL = { highWatermarkChars: 100_000, lowWatermarkChars: 5_000 } as const;
+/**
+ * Back-pressure watermarks in characters of unacknowledged output: the PTY pauses above the high one and
+ * resumes below the low one. VS Code's terminal uses 100 000 / 5 000; with the view writing a flood to
+ * xterm in frames (terminal-view.ts), such a window capped the sandy tab near 2 MB/s, so it holds about a
+ * sixth of a second of a fast flood instead (`npm run bench`, test/src/bench/README.md "Throughput steps").
+ */
+export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 250_000 } as const;
