@@ -1,7 +1,8 @@
 /*
  * Which keys a sandy tab leaves to the IDE (issue 12's frictions, issue 14's keys): with the focus in
  * the tab, F1 and Ctrl+P open the palette and Quick Open instead of reaching the agent as ^[OP and ^P,
- * every other key (Ctrl+R here) reaches the agent, and the list is the user's: with
+ * the Sandy chords (Ctrl+Shift+Alt+X: Stop) act on the tab's session, every other key (Ctrl+R here)
+ * reaches the agent, and the list is the user's: with
  * `sandy.terminal.ideKeys` set to ["F1"] in the user settings, Ctrl+P goes to the agent.
  */
 import { expect } from 'chai';
@@ -19,6 +20,13 @@ describe('Keys in a sandy tab: the IDE\'s list, the rest the agent\'s (end to en
         await app.openSandyView();
         const terminal = await app.launch(ide.projectName);
         await terminal.waitForText("type 'help' for commands", 60_000);
+        // The Sandy chords are the IDE's too: Ctrl+Shift+Alt+X with the focus in the tab stops its session.
+        await terminal.focus();
+        await page.keyboard.press('Control+Shift+Alt+X');
+        await app.poll(async () => (await terminal.title()) === `sandy: ${ide.projectName} (ended)`, 'Ctrl+Shift+Alt+X in the tab to stop its session');
+        expect(ide.sandySessions(), 'no session left').to.deep.equal([]);
+        await terminal.relaunchButton.click();
+        await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
         await terminal.enter('keys');
         await terminal.waitForText('[keys: press keys, q ends]');
         const quickInput = page.locator('.quick-input-widget');
