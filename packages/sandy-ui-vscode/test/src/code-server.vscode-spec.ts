@@ -105,11 +105,16 @@ describe('Sandy plugin in code-server (VS Code 1.100.3) (integration)', function
         await holdsFor(async () => !(await bench.notifications()).some(n => n.includes('sandy (vsx-proj): ping')), 3_000, 'no toast for a notification whose tab is in view');
         expect(await bench.activeTabTitle(), 'focused: no unread mark').to.match(/^sandy: vsx-proj/);
 
-        // A notification while the tab is in the background: queued behind a flood, raised after we moved away.
+        // A notification while the tab is in the background, after a flood: the agent sends it on the
+        // test's cue once we moved away (typed `osc9` raced the flood's end against the move away: the
+        // faster the tab, the likelier it was sent while the tab was still in front, rightly unannounced).
+        const ping = world.cue('osc9 background-ping');
         await typeInTerminal(page, terminal, 'flood 60000');
-        await typeInTerminal(page, terminal, 'osc9 background-ping');
+        await typeInTerminal(page, terminal, ping.line);
+        await poll(async () => (await terminalText(terminal)).includes(ping.echo), { message: 'the flood to end and the agent to schedule the ping', timeout: 90_000 });
         await bench.projectContextMenu('vsx-proj', 'Open Settings');
         await bench.waitForTab(t => t.startsWith('Sandy Settings: vsx-proj'), 'the settings tab');
+        ping.give();
         await bench.waitForNotification('sandy (vsx-proj): background-ping', 90_000);
         expect(await bench.waitForTab(t => t.startsWith('● sandy: vsx-proj'), 'the unread mark on the terminal tab')).to.match(/^● /);
 
