@@ -22,6 +22,7 @@ import { GuestCommands } from './guest-commands';
 import { ProjectCommands, SANDY_IDE_COMMANDS } from '@sandy-ui/core/common';
 import type { ApprovalRequest } from '@sandy-ui/core/common';
 import { showError, vscodeHostUi } from './messages';
+import { IdeKeyRelay } from './key-relay';
 import { withGitSafety } from '@sandy-ui/core/node';
 
 /** The extension's exports (`vscode.extensions.getExtension('rappdw.sandy-ui').exports`): where it runs and how. */
@@ -85,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     const approvals = new ApprovalPanels(core, log, context.extensionUri);
     const settings = new SettingsPanels(core, log, context.extensionUri);
     const terminals = pty?.ok
-        ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear, memento: context.workspaceState })
+        ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear, memento: context.workspaceState, keys: IdeKeyRelay.forHost(context.extension) })
         : undefined;
     // Without node-pty sandy runs in the editor's own terminal: the same commands, over those terminals.
     const fallback = pty?.ok ? undefined : new FallbackTerminals(core, state.service, log, pty?.problem ?? 'not loaded', clear);

@@ -13,6 +13,7 @@ import { openTerminalLink } from './links';
 import { SandyState } from './sandy-state';
 import { SandyLog } from './logger';
 import { showInfo, showWarning, showError } from './messages';
+import type { IdeKeyRelay } from './key-relay';
 
 export { TERMINAL_VIEW_TYPE };
 
@@ -31,6 +32,8 @@ export interface TerminalPanelsDeps {
     clearForLaunch(workspace: string, request: ApprovalRequest): Promise<LaunchClearance | undefined>;
     /** Where the window's sandy tabs are remembered (the extension's workspace state); none: not remembered. */
     memento?: vscode.Memento;
+    /** Runs the Sandy command of an IDE key the browser keeps from VS Code (none: such keys do nothing). */
+    keys?: IdeKeyRelay;
 }
 
 /** The plugin's messages as core's HostUi needs them (text only: messages.ts neutralises). */
@@ -250,6 +253,12 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.page.onNotification('clipboard', ({ text }) => void vscode.env.clipboard.writeText(text));
         this.page.onNotification('openLink', ({ uri }) => void openTerminalLink(uri, this.terminal.workspace));
         this.page.onNotification('bannerAction', () => void this.terminal.bannerAction());
+        this.page.onNotification('ideKey', ({ mac, ...chord }) => {
+            const command = this.deps.keys?.pressed(chord, mac);
+            if (command) {
+                this.deps.log.info(`sandy terminal: ${command} by its key (VS Code in a browser does not pass it on from a webview)`);
+            }
+        });
     }
 
     /** The session's stream: an attachment to the in-process supervisor, its output batched for the page. */

@@ -137,7 +137,7 @@ export interface FloodResult {
 }
 
 /** Arm before typing: t0 = the next Enter keydown; done = the first DOM mutation that shows doneText. */
-export function armFlood(page: Page, arm: FloodArm): Promise<void> {
+export function armFlood(page: Pick<Page, 'evaluate'>, arm: FloodArm): Promise<void> {
     return page.evaluate((a: FloodArm) => {
         const w = window as unknown as { __benchFlood?: Promise<unknown> };
         w.__benchFlood = new Promise(resolve => {
@@ -171,7 +171,7 @@ export function armFlood(page: Page, arm: FloodArm): Promise<void> {
     }, arm);
 }
 
-export function floodResult(page: Page): Promise<FloodResult> {
+export function floodResult(page: Pick<Page, 'evaluate'>): Promise<FloodResult> {
     return page.evaluate(() => (window as unknown as { __benchFlood: Promise<FloodResult> }).__benchFlood);
 }
 

@@ -14,6 +14,7 @@ import { benchBackendAttach, benchReattach, benchReload } from './attach-bench';
 import { benchBackendPipeline } from './backend-pipeline';
 import { benchSessionMemory } from './session-memory';
 import { benchAttention } from './attention-bench';
+import { benchVscodeFlood } from './vscode-bench';
 import { CpuProbe } from './cpu-split';
 import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './profiler';
 import { freePort } from '../support/processes';
@@ -58,9 +59,9 @@ const config = {
     keepScratch: process.env.BENCH_KEEP === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
-const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention'] as const;
-/** Sections measured in Node alone (no backend, no browser). */
-const NODE_ONLY: readonly Section[] = ['raw', 'pipeline'];
+const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
+/** Sections that need no Sandy IDE (Node alone, or their own code-server). */
+const NODE_ONLY: readonly Section[] = ['raw', 'pipeline', 'vscode'];
 type Section = typeof SECTIONS[number];
 const enabled = (s: Section) => !config.only.length || config.only.includes(s);
 
@@ -181,8 +182,19 @@ function profiler(b: Backend, page: import('playwright-core').Page): FloodProfil
     };
 }
 
+let chromiumSeen: string | undefined;
+
 function chromiumVersion(): string | undefined {
-    return browser?.version();
+    return browser?.version() ?? chromiumSeen;
+}
+
+/** The IDE's browser and backend closed (the scratch stays for the report's cleanup). */
+async function closeIde(): Promise<void> {
+    chromiumSeen = chromiumVersion();
+    await browser?.close().catch(() => undefined);
+    browser = undefined;
+    await backend?.stop().catch(() => undefined);
+    backend = undefined;
 }
 
 async function main(): Promise<number> {
@@ -282,6 +294,11 @@ async function main(): Promise<number> {
                 report.errors.push({ section: 'backend', message: `the backend exited during the run; see ${b.logFile}` });
             }
         }
+    }
+    if (enabled('vscode')) {
+        // Last: its own code-server and Chromium, after the IDE's browser and backend are gone.
+        await closeIde();
+        await section('1d throughput: the sandy tab in VS Code (code-server, the .vsix)', () => benchVscodeFlood(report, config.floodLines, config.floodSamples));
     }
     // Comparisons whose reference could not be measured are recorded as such, never guessed.
     if (enabled('flood') && !report.get('throughput.sandy_tab.mb_per_s')) {

@@ -17,7 +17,7 @@ import { Metric, Report, delay, log, median, percentile, round, stats } from './
 
 // ---- 1b / 1c: throughput ------------------------------------------------------------------------
 
-function throughputMetrics(report: Report, key: string, lines: number, ms: number[], description: string,
+export function throughputMetrics(report: Report, key: string, lines: number, ms: number[], description: string,
     details: Record<string, unknown>, target?: Metric['target']): void {
     const bytes = floodBytes(lines);
     const mbps = ms.map(t => bytes / 1e6 / (t / 1000));

@@ -93,20 +93,26 @@ export interface FakeVscodeRecord {
     settings: Record<string, unknown>;
     /** `vscode.window.state.focused`: whether the window has the user's focus. */
     windowFocused: boolean;
+    /** `vscode.env.uiKind` (1 Desktop, 2 Web) and `appName`. */
+    uiKind: number;
+    appName: string;
 }
 
 export const recorded: FakeVscodeRecord = {
-    panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true
+    panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
+    uiKind: 1, appName: 'Visual Studio Code'
 };
 
 export function resetFakeVscode(): void {
-    Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true });
+    Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
+        uiKind: 1, appName: 'Visual Studio Code' });
 }
 
 const noDispose = { dispose: () => undefined };
 
 export const fakeVscode = {
     ViewColumn: { Active: -1, One: 1 },
+    UIKind: { Desktop: 1, Web: 2 },
     Uri: FakeUri,
     EventEmitter: FakeEventEmitter,
     window: {
@@ -141,7 +147,12 @@ export const fakeVscode = {
         })
     },
     env: {
-        appName: 'Visual Studio Code',
+        get appName() {
+            return recorded.appName;
+        },
+        get uiKind() {
+            return recorded.uiKind;
+        },
         openExternal: async (uri: FakeUri) => {
             recorded.external.push(uri.toString());
             return true;

@@ -11,7 +11,8 @@ describe('webview messages are validated on the host (unit)', () => {
         for (const m of [
             { type: 'ready', cols: 80, rows: 24 }, { type: 'input', data: 'ls\r' }, { type: 'ack', chars: 1024 },
             { type: 'resize', cols: 120, rows: 40 }, { type: 'clipboard', text: 'x' },
-            { type: 'openLink', uri: 'https://example.com' }, { type: 'bannerAction' }
+            { type: 'openLink', uri: 'https://example.com' }, { type: 'bannerAction' },
+            { type: 'ideKey', code: 'KeyX', ctrl: true, shift: true, alt: true, meta: false, mac: false }
         ]) {
             const r = validate(checkTerminalToHost, m);
             expect(r, JSON.stringify(m)).to.deep.include({ ok: true });
@@ -29,7 +30,11 @@ describe('webview messages are validated on the host (unit)', () => {
             // The page never makes a notification (the service parses them from the session's stream), and the old relaunch is gone.
             { type: 'notify', body: 'done', source: 'osc9' }, { type: 'notify', title: 'Approve?', body: 'b', source: 'osc777' }, { type: 'relaunch' },
             // The banner's button says nothing of what it does: the host's controller knows (a page cannot turn Take Back into Stop).
-            { type: 'bannerAction', action: 'stop' }, { type: 'bannerAction', sessionId: 'daemon-0123' }
+            { type: 'bannerAction', action: 'stop' }, { type: 'bannerAction', sessionId: 'daemon-0123' },
+            // A key is a key: never a command named by the page, never a key name that is not a code.
+            { type: 'ideKey', code: 'KeyX', ctrl: true, shift: true, alt: true, meta: false, mac: false, command: 'sandy.stop' },
+            { type: 'ideKey', code: 'Key X', ctrl: true, shift: true, alt: true, meta: false, mac: false },
+            { type: 'ideKey', code: 'KeyX', ctrl: 1, shift: true, alt: true, meta: false, mac: false }
         ];
         for (const m of refused) {
             const r = validate(checkTerminalToHost, m);

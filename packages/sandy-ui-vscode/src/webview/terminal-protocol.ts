@@ -45,7 +45,13 @@ export const terminalToHost = messageSet({
         clipboard: { text: textField(MAX_CLIPBOARD_CHARS) },
         openLink: { uri: textField(MAX_LINK_CHARS) },
         /** The banner's button (Relaunch, Take Back, Attach, Stop: the host's controller knows which). */
-        bannerAction: {}
+        bannerAction: {},
+        /**
+         * An IDE key the browser keeps from VS Code (core's ide-keys.ts `browserKeepsKey`: Ctrl+Shift+Alt+X
+         * is a "cut" to VS Code's webview host in a browser): the host runs the plugin's own command bound to it, if any.
+         * `mac`: the page runs on macOS (the keybinding's `mac` spelling applies).
+         */
+        ideKey: { code: textField(32, /^[A-Za-z0-9]+$/), ctrl: z.boolean(), shift: z.boolean(), alt: z.boolean(), meta: z.boolean(), mac: z.boolean() }
     }
 });
 

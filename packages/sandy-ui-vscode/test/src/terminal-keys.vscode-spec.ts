@@ -1,7 +1,8 @@
 /**
  * Keys with the focus in a sandy tab in a real VS Code (code-server, the linux .vsix): F1 and Ctrl+P
  * open the command palette and Quick Open (core's default `sandy.terminal.ideKeys`) instead of reaching
- * the agent as ^[OP and ^P, while Ctrl+R still reaches the agent — the same list as the Theia tab.
+ * the agent as ^[OP and ^P, Ctrl+Shift+Alt+X stops the session, while Ctrl+R still reaches the agent —
+ * the same list as the Theia tab.
  * (integration)
  */
 import { expect } from 'chai';
@@ -45,7 +46,7 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await world?.dispose(!!process.env.SANDY_E2E_KEEP);
     });
 
-    it('F1 and Ctrl+P reach VS Code with the focus in the sandy tab; Ctrl+R reaches the agent', async () => {
+    it('F1 and Ctrl+P reach VS Code with the focus in the sandy tab; Ctrl+R reaches the agent; Ctrl+Shift+Alt+X stops the session', async () => {
         await bench.openSandyView();
         await bench.waitForProject(NAME);
         await bench.projectContextMenu(NAME, 'Launch');
@@ -77,5 +78,12 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         const text = await terminalText(terminal);
         expect(text).to.not.contain('[^P]');
         expect(text).to.not.contain('[^[]');
+
+        // Stop's chord: VS Code's webview host in a browser takes Ctrl+…+X for the browser's cut and
+        // passes it nowhere; the page reports it and the plugin runs Stop.
+        await pressInTerminal('Control+Shift+Alt+X');
+        await poll(async () => (await terminalText(terminal)).includes('The daemon session was stopped (sandy --stop).'), { message: 'Ctrl+Shift+Alt+X in the tab to stop its session' });
+        expect(await terminalText(terminal), 'the chord never reached the agent').to.not.match(/\[\^X\]|\[\^\[\]/);
+        expect(server.pluginLog()).to.contain('sandy.stop by its key');
     });
 });

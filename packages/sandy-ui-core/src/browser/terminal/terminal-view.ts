@@ -20,6 +20,11 @@ const FLOOD_FRAME_MS = 50;
 
 /** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
 export interface TerminalViewHost {
+    /**
+     * One of the IDE's keys was pressed in the terminal; it goes on to the host as an unhandled key.
+     * Absent: nothing more to do (Theia sees the key first; VS Code's webview host forwards it).
+     */
+    ideKeyPressed?(event: KeyboardEvent): void;
     /** OSC 52 clipboard write (reads are never answered). */
     writeClipboard(text: string): void;
     /** OSC 8 hyperlinks and plain URLs the user activated (the host applies links.ts `classifyLink` again). */
@@ -103,7 +108,15 @@ export class SandyTerminalView {
         }
         // The IDE's keys (the user's `sandy.terminal.ideKeys`) are not the agent's: xterm leaves them alone
         // and they go on to the host (VS Code dispatches a webview's unhandled keys; Theia sees them first).
-        this.term.attachCustomKeyEventHandler(event => !isIdeKey(event, this.ideKeys));
+        this.term.attachCustomKeyEventHandler(event => {
+            if (!isIdeKey(event, this.ideKeys)) {
+                return true;
+            }
+            if (event.type === 'keydown') {
+                this.host.ideKeyPressed?.(event);
+            }
+            return false;
+        });
         this.disposables.push(this.term.onData(data => this.transport?.write(data)));
         this.disposables.push(this.term.onBinary(data => this.transport?.write(data)));
         this.term.open(container);
@@ -292,6 +305,7 @@ export class SandyTerminalView {
     }
 }
 
-function isMacPlatform(): boolean {
+/** Whether the page runs on macOS (its IDE keys are spelt with Cmd). */
+export function isMacPlatform(): boolean {
     return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 }

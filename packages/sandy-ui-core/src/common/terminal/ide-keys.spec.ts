@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DEFAULT_IDE_KEYS, ideKeyChords, isIdeKey, parseKeyChord } from './ide-keys';
+import { browserKeepsKey, chordBindings, commandForChord, DEFAULT_IDE_KEYS, ideKeyChords, isIdeKey, parseKeyChord } from './ide-keys';
 
 const key = (code: string, mods: Partial<Record<'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey', boolean>> = {}) =>
     ({ code, ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, ...mods });
@@ -34,5 +34,40 @@ describe('the keys a sandy tab leaves to the IDE (sandy.terminal.ideKeys)', () =
         }
         expect(ideKeyChords(['F1', 7, null, 'Nonsense+Q', { a: 1 }], false)).to.have.length(1);
         expect(ideKeyChords('F1', false), 'not a list: the default').to.have.length(DEFAULT_IDE_KEYS.length);
+    });
+});
+
+describe('the IDE keys a browser keeps from VS Code, and the plugin\'s commands for them', () => {
+    const down = (code: string, keyCode: number, mods: Partial<Record<'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey', boolean>> = {}) => ({ ...key(code, mods), keyCode });
+    const MANIFEST = [
+        { command: 'sandy.stop', key: 'ctrl+shift+alt+x', mac: 'cmd+shift+alt+x' },
+        { command: 'sandy.launch', key: 'ctrl+shift+alt+l', mac: 'cmd+shift+alt+l' },
+        // Not a Sandy command, a chord sequence, and junk: never a binding here.
+        { command: 'workbench.action.terminal.kill', key: 'ctrl+shift+alt+v' },
+        { command: 'sandy.detach', key: 'ctrl+k ctrl+x' },
+        null, 42, { command: 'sandy.refresh' }
+    ];
+    const SANDY = new Set(['sandy.stop', 'sandy.launch', 'sandy.detach', 'sandy.refresh']);
+
+    it('Ctrl or Cmd with C, V or X (whatever else is held) and Shift+Insert, as VS Code\'s webview host tests them; nothing else', () => {
+        expect(browserKeepsKey(down('KeyX', 88, { ctrlKey: true, shiftKey: true, altKey: true }))).to.equal(true);
+        expect(browserKeepsKey(down('KeyX', 88, { metaKey: true, shiftKey: true, altKey: true }))).to.equal(true);
+        expect(browserKeepsKey(down('KeyV', 86, { ctrlKey: true }))).to.equal(true);
+        expect(browserKeepsKey(down('Insert', 45, { shiftKey: true }))).to.equal(true);
+        for (const passed of [down('KeyP', 80, { ctrlKey: true }), down('F1', 112), down('KeyX', 88, { altKey: true, shiftKey: true }), down('KeyS', 83, { ctrlKey: true, shiftKey: true, altKey: true })]) {
+            expect(browserKeepsKey(passed), passed.code).to.equal(false);
+        }
+    });
+
+    it('finds the Sandy command bound to the chord pressed (the mac spelling on macOS); another command, a sequence or junk is never one', () => {
+        const linux = chordBindings(MANIFEST, SANDY, false);
+        expect(linux.map(b => b.command)).to.deep.equal(['sandy.stop', 'sandy.launch']);
+        const stop = parseKeyChord('Ctrl+Shift+Alt+X', false)!;
+        expect(commandForChord(stop, linux)).to.equal('sandy.stop');
+        expect(commandForChord(parseKeyChord('Ctrl+Shift+Alt+V', false)!, linux), 'bound to a command that is not Sandy\'s').to.equal(undefined);
+        expect(commandForChord(parseKeyChord('Ctrl+X', false)!, linux)).to.equal(undefined);
+        expect(commandForChord(stop, chordBindings(MANIFEST, SANDY, true)), 'on macOS Ctrl is not Cmd').to.equal(undefined);
+        expect(commandForChord(parseKeyChord('Cmd+Shift+Alt+X', true)!, chordBindings(MANIFEST, SANDY, true))).to.equal('sandy.stop');
+        expect(chordBindings({ not: 'a list' }, SANDY, false)).to.deep.equal([]);
     });
 });

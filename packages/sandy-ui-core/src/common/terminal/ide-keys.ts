@@ -100,3 +100,44 @@ export function matchesChord(event: KeyEventLike, chord: KeyChord): boolean {
 export function isIdeKey(event: KeyEventLike, chords: readonly KeyChord[]): boolean {
     return chords.some(c => matchesChord(event, c));
 }
+
+/**
+ * The key the browser keeps when a VS Code webview runs in a browser (code-server, vscode.dev): its
+ * webview host passes every key it does not handle on to the workbench, except Ctrl/Cmd+C, V and X
+ * (by `keyCode`, as it tests them) and Shift+Insert, which it leaves to the browser's copy, paste and
+ * cut. So an IDE key among them (Ctrl+Shift+Alt+X, Stop) pressed in a sandy tab reaches nothing
+ * unless the page reports it (the VS Code plugin's IdeKeyRelay).
+ */
+export function browserKeepsKey(event: KeyEventLike & { keyCode: number }): boolean {
+    return ((event.ctrlKey || event.metaKey) && [67, 86, 88].includes(event.keyCode)) || (event.shiftKey && event.keyCode === 45);
+}
+
+/** A command bound to a chord (the plugin's own `contributes.keybindings`). */
+export interface ChordBinding {
+    chord: KeyChord;
+    command: string;
+}
+
+/**
+ * The chords of `keybindings` (a manifest's `contributes.keybindings`, read as untrusted JSON) that run
+ * one of `commands`; `mac` spellings on macOS. Entries that are not a chord, or name another command, are left out.
+ */
+export function chordBindings(keybindings: unknown, commands: ReadonlySet<string>, isMac: boolean): ChordBinding[] {
+    const list = Array.isArray(keybindings) ? keybindings : [];
+    const bindings: ChordBinding[] = [];
+    for (const entry of list) {
+        const { command, key, mac } = (entry ?? {}) as { command?: unknown; key?: unknown; mac?: unknown };
+        const text = isMac && typeof mac === 'string' ? mac : key;
+        const chord = typeof text === 'string' && !text.includes(' ') ? parseKeyChord(text, isMac) : undefined;
+        if (chord && typeof command === 'string' && commands.has(command)) {
+            bindings.push({ chord, command });
+        }
+    }
+    return bindings;
+}
+
+/** The command bound to the chord pressed, if any. */
+export function commandForChord(pressed: KeyChord, bindings: readonly ChordBinding[]): string | undefined {
+    const event: KeyEventLike = { code: pressed.code, ctrlKey: pressed.ctrl, shiftKey: pressed.shift, altKey: pressed.alt, metaKey: pressed.meta };
+    return bindings.find(b => matchesChord(event, b.chord))?.command;
+}

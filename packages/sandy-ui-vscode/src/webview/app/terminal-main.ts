@@ -1,10 +1,10 @@
 import '@xterm/xterm/css/xterm.css';
 import '@sandy-ui/core/css/terminal.css';
 import './webview.css';
-import { SandyTerminalView } from '@sandy-ui/core/browser/terminal';
+import { isMacPlatform, SandyTerminalView } from '@sandy-ui/core/browser/terminal';
 import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
 import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
-import { isOfferedLink } from '@sandy-ui/core/common';
+import { browserKeepsKey, isOfferedLink } from '@sandy-ui/core/common';
 import { terminalProtocol } from '../terminal-protocol';
 import { propagateStyleNonce, webviewMessenger, webviewState } from './vscode-api';
 
@@ -31,7 +31,14 @@ const view = new SandyTerminalView(termNode, {
     writeClipboard: text => host.notify('clipboard', { text }),
     // The host decides again on a click (and resolves symlinks); here only what is drawn as a link.
     openLink: uri => host.notify('openLink', { uri }),
-    acceptsLink: uri => isOfferedLink(uri, workspace)
+    acceptsLink: uri => isOfferedLink(uri, workspace),
+    // VS Code's webview host passes other IDE keys on by itself; these it leaves to the browser (a "cut").
+    ideKeyPressed: event => {
+        if (browserKeepsKey(event)) {
+            event.preventDefault();
+            host.notify('ideKey', { code: event.code, ctrl: event.ctrlKey, shift: event.shiftKey, alt: event.altKey, meta: event.metaKey, mac: isMacPlatform() });
+        }
+    }
 }, { theme: theme(), fontFamily });
 
 view.attach({
