@@ -12,6 +12,8 @@ export interface CpuSplit {
     backendMs: number;
     browserMs: number;
     sessionMs: number;
+    /** browserMs by Chromium process type (`--type=` of its command line; `browser` has none). */
+    browserByType: Record<string, number>;
     /** Bytes the backend process wrote (write syscalls of any kind: mostly the websocket to the page), /proc/<pid>/io wchar. */
     backendWrittenMB: number;
 }
@@ -21,6 +23,15 @@ interface Snapshot {
     backend: number;
     browser: Map<number, number>;
     session: Map<number, number>;
+}
+
+/** A Chromium process's `--type=` (renderer, gpu-process, utility, zygote…), `browser` for the main process. */
+function chromiumType(pid: number): string {
+    try {
+        return /--type=([\w-]+)/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+    } catch {
+        return 'gone';
+    }
 }
 
 function isChromium(pid: number): boolean {
@@ -68,9 +79,19 @@ export class CpuProbe {
             backendMs: round(after.backend - before.backend, 0),
             browserMs: round(cpuDeltaMs(before.browser, after.browser), 0),
             sessionMs: round(cpuDeltaMs(before.session, after.session), 0),
-            backendWrittenMB: round((after.backendWchar - before.backendWchar) / 1e6, 2)
+            backendWrittenMB: round((after.backendWchar - before.backendWchar) / 1e6, 2),
+            browserByType: byType(before.browser, after.browser)
         };
     }
+}
+
+function byType(before: Map<number, number>, after: Map<number, number>): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [pid, ms] of after) {
+        const type = chromiumType(pid);
+        out[type] = (out[type] ?? 0) + ms - (before.get(pid) ?? 0);
+    }
+    return out;
 }
 
 /** Per-run CPU splits as arrays, plus their medians. */
@@ -88,7 +109,7 @@ export function summariseCpu(runs: CpuSplit[]): Record<string, unknown> {
     const session = runs.map(r => r.sessionMs);
     const written = runs.map(r => r.backendWrittenMB);
     return {
-        backendMs: backend, browserMs: browser, sessionMs: session, backendWrittenMB: written,
+        backendMs: backend, browserMs: browser, browserByType: runs.map(r => r.browserByType), sessionMs: session, backendWrittenMB: written,
         medianBackendMs: med(backend), medianBrowserMs: med(browser), medianSessionMs: med(session), medianBackendWrittenMB: med(written)
     };
 }

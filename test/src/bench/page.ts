@@ -134,6 +134,8 @@ export interface FloodResult {
     /** Epoch ms of the Enter keydown, to compare with file times. */
     startEpochMs: number;
     reason?: string;
+    /** DOM updates of the rows seen during the run (MutationObserver callbacks): about the frames the terminal drew. */
+    draws?: number;
 }
 
 /** Arm before typing: t0 = the next Enter keydown; done = the first DOM mutation that shows doneText. */
@@ -142,6 +144,7 @@ export function armFlood(page: Pick<Page, 'evaluate'>, arm: FloodArm): Promise<v
         const w = window as unknown as { __benchFlood?: Promise<unknown> };
         w.__benchFlood = new Promise(resolve => {
             let t0 = 0;
+            let draws = 0;
             const onKey = (e: KeyboardEvent) => {
                 if (e.key === 'Enter' && !t0) {
                     t0 = performance.now();
@@ -154,9 +157,10 @@ export function armFlood(page: Pick<Page, 'evaluate'>, arm: FloodArm): Promise<v
                 mo.disconnect();
                 clearTimeout(timer);
                 window.removeEventListener('keydown', onKey, true);
-                resolve({ ok, ms: t0 ? performance.now() - t0 : 0, startEpochMs: performance.timeOrigin + t0, reason });
+                resolve({ ok, ms: t0 ? performance.now() - t0 : 0, startEpochMs: performance.timeOrigin + t0, reason, draws });
             };
             const mo = new MutationObserver(() => {
+                draws += t0 ? 1 : 0;
                 if (t0 && probe().includes(a.doneText)) {
                     finish(true);
                 }

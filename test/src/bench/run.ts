@@ -16,6 +16,7 @@ import { benchSessionMemory } from './session-memory';
 import { benchAttention } from './attention-bench';
 import { benchVscodeFlood } from './vscode-bench';
 import { CpuProbe } from './cpu-split';
+import { summariseTrace, TRACE_CATEGORIES, TraceEvent } from './trace';
 import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './profiler';
 import { freePort } from '../support/processes';
 import { Report, delay, log, round } from './report';
@@ -57,6 +58,7 @@ const config = {
     sessionMode: sessionModeEnv(),
     inPlace: process.env.BENCH_IN_PLACE === '1',
     keepScratch: process.env.BENCH_KEEP === '1',
+    trace: process.env.BENCH_TRACE === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
 const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
@@ -165,6 +167,9 @@ function profiler(b: Backend, page: import('playwright-core').Page): FloodProfil
                 await post('Profiler.setSamplingInterval', { interval: 250 });
                 await post('Profiler.start');
             }
+            if (config.trace) {
+                await browser!.startTracing(page, { categories: TRACE_CATEGORIES });
+            }
         },
         async stop(label, runMs) {
             const { profile: backendProfile } = await backendSession!.post<{ profile: CpuProfile }>('Profiler.stop');
@@ -178,6 +183,10 @@ function profiler(b: Backend, page: import('playwright-core').Page): FloodProfil
                 runMs: run, file: save(`page-${label}`, pageProfile),
                 ...summariseProfile(pageProfile, bundle(path.join(b.appDir, 'lib', 'frontend', 'bundle.js')), 'bundle.js')
             };
+            if (config.trace) {
+                const trace = JSON.parse((await browser!.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+                profiles[`trace.${label}`] = summariseTrace(trace.traceEvents);
+            }
         }
     };
 }

@@ -58,6 +58,8 @@ interface FloodRun {
     ms?: number;
     /** Theia's terminal only: Enter -> marker written after cat (the PTY took every byte). */
     producerMs?: number;
+    /** Sandy tab only: DOM updates of its rows during the run (about the frames drawn). */
+    draws?: number;
     failure?: string;
 }
 
@@ -76,7 +78,7 @@ async function sandyFloodOnce(page: Page, lines: number): Promise<FloodRun> {
     await page.keyboard.press('Enter');
     const r = await floodResult(page);
     await delay(300);
-    return r.ok ? { ms: r.ms } : { failure: r.reason ?? 'failed' };
+    return r.ok ? { ms: r.ms, draws: r.draws } : { failure: r.reason ?? 'failed' };
 }
 
 /**
@@ -208,7 +210,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         } finally {
             await toggleMaximized(page, focusTheia);
         }
-        log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms` : a.failure}${i >= 0 && sandyCpu.length ? ` (CPU ${JSON.stringify(sandyCpu[sandyCpu.length - 1])})` : ''}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}${i >= 0 && theiaCpu.length ? ` (CPU ${JSON.stringify(theiaCpu[theiaCpu.length - 1])})` : ''}`);
+        log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms, ${a.draws} draws` : a.failure}${i >= 0 && sandyCpu.length ? ` (CPU ${JSON.stringify(sandyCpu[sandyCpu.length - 1])})` : ''}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}${i >= 0 && theiaCpu.length ? ` (CPU ${JSON.stringify(theiaCpu[theiaCpu.length - 1])})` : ''}`);
         if (i < 0) {
             warmup.sandyMs = a.ms && round(a.ms, 1);
             warmup.theiaMs = b.ms && round(b.ms, 1);
