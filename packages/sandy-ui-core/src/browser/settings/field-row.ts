@@ -72,7 +72,10 @@ export function renderFieldRow(ctx: FieldContext, field: SettingsField, scopeSta
         if (status.needsApproval) {
             badges.append(h('span', { class: 'sandy-settings-badge sandy-settings-badge-approval' }, 'needs approval'));
         }
-        if (field.stability && field.stability !== 'stable') {
+        if (field.lifecycle) {
+            badges.append(h('span', { class: ['sandy-settings-badge', `sandy-settings-badge-${field.lifecycle}`] }, field.lifecycle));
+        }
+        if (field.stability && field.stability !== 'stable' && field.stability !== field.lifecycle) {
             badges.append(h('span', { class: ['sandy-settings-badge', `sandy-settings-badge-${cssToken(field.stability)}`] }, field.stability));
         }
         const noteItems: [string, string][] = [

@@ -14,6 +14,7 @@
  *
  * Pure and browser-safe: strings in, strings out.
  */
+import { keyLifecycle } from '../sandy/contract';
 import type { ConfigKey, SandySchema } from '../sandy/contract';
 import { boolSpelling, formatValue, isLoaderKey, readLoaderLine } from './config-file';
 import { isWeakeningValue, KNOWN_SECRET_KEYS } from './preflight';
@@ -41,9 +42,9 @@ export const STARTER_KEYS: readonly string[] = [
 /** Privileged keys the header names as examples, when the schema has them. */
 const PRIVILEGED_EXAMPLES = ['SANDY_ALLOW_HOSTS', 'SANDY_EXTRA_ENV', 'SANDY_AGENT_ARGS'];
 
-/** Deprecated (its description says so) or not `stable`: a starter does not suggest it. */
+/** Retired (deprecated or removed: keyLifecycle) or not `stable`: a starter does not suggest it. */
 export function isDeprecatedKey(key: Pick<ConfigKey, 'description' | 'stability'>): boolean {
-    return /^\s*DEPRECATED\b/i.test(key.description ?? '') || (key.stability ?? 'stable') !== 'stable';
+    return keyLifecycle(key) !== undefined || (key.stability ?? 'stable') !== 'stable';
 }
 
 /**

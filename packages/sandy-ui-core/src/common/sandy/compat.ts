@@ -9,13 +9,18 @@ import { compareSandyVersions, parseSandyVersion } from './version';
 export const UI_VERSION = '0.1.0';
 /** Oldest sandy this UI supports (spec: `sandy_min_version`). */
 export const SANDY_MIN_VERSION = '1.0.0';
-/** `--print-schema` schema_version values this UI renders fully (spec: `sandy_schema_versions_supported`). */
-export const SUPPORTED_SCHEMA_VERSIONS: readonly number[] = [1];
 /**
- * The newest sandy major this UI was built against. A schema one past our max is "best effort" only
- * while sandy stays on this major; a new major with a new schema is a breaking release.
+ * `--print-schema` schema_version values this UI renders fully (spec: `sandy_schema_versions_supported`).
+ * 1 is verified against a running sandy (1.7.1, test/fixtures/sandy-1.7.1); 2–4 (sandy 2.0.0, 2.2.0,
+ * 2.6.0) against sandy's own outputs and documents only: the real `--print-schema` of sandy 2.7.1
+ * (test/fixtures/sandy-2.7.1) and the field changes of `--print-state` its schema names.
  */
-export const SANDY_KNOWN_MAJOR = 1;
+export const SUPPORTED_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
+/**
+ * The newest sandy major this UI was built against. A schema past our max is "best effort" (a warning)
+ * while sandy stays on a major we know; a new major with a new schema is a breaking release (an error).
+ */
+export const SANDY_KNOWN_MAJOR = 2;
 /** `--print-version` exists from this sandy on; older sandy forwards the flag to the agent and launches. */
 export const PRINT_VERSION_MIN_SANDY = '1.7.0';
 /**
@@ -44,10 +49,13 @@ export type CompatVerdict =
     | { kind: 'too-old'; sandyVersion: string; minVersion: string }
     /** The normal case (including any sandy newer than the floor with a supported schema): silent. */
     | { kind: 'supported'; sandyVersion?: string; schemaVersion?: number }
-    /** Schema exactly one past our max, same sandy major: additive changes, best-effort rendering. */
+    /**
+     * Schema past our max on a sandy major we know (sandy bumped it three times within 2.x, additively):
+     * best-effort rendering, a warning — never an error for a sandy of a known major.
+     */
     | { kind: 'newer-schema'; sandyVersion?: string; schemaVersion: number; maxSupported: number }
-    /** Schema more than one past our max, one past it on a new sandy major, or a schema we no longer read. */
-    | { kind: 'incompatible'; sandyVersion?: string; schemaVersion: number; maxSupported: number; reason: 'schema-jump' | 'sandy-major' | 'schema-retired' };
+    /** Schema past our max on a new sandy major, or a schema older than any we read. */
+    | { kind: 'incompatible'; sandyVersion?: string; schemaVersion: number; maxSupported: number; reason: 'sandy-major' | 'schema-retired' };
 
 export type CompatVerdictKind = CompatVerdict['kind'];
 
@@ -85,9 +93,6 @@ export function evaluateCompat(input: CompatInput): CompatVerdict {
     const maxSupported = Math.max(...SUPPORTED_SCHEMA_VERSIONS);
     if (schemaVersion < maxSupported) {
         return { kind: 'incompatible', sandyVersion, schemaVersion, maxSupported, reason: 'schema-retired' };
-    }
-    if (schemaVersion > maxSupported + 1) {
-        return { kind: 'incompatible', sandyVersion, schemaVersion, maxSupported, reason: 'schema-jump' };
     }
     const major = sandyVersion === undefined ? undefined : parseSandyVersion(sandyVersion)?.major;
     if (major !== undefined && major > SANDY_KNOWN_MAJOR) {

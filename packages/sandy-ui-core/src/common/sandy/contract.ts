@@ -49,7 +49,8 @@ export function isKnownConfigKeyType(type: string): type is KnownConfigKeyType {
     return (KNOWN_CONFIG_KEY_TYPES as readonly string[]).includes(type);
 }
 
-export const KNOWN_STABILITIES = ['stable', 'experimental', 'internal'] as const;
+/** `deprecated` since sandy 2.x (keys it keeps listed only to refuse them: keyLifecycle). */
+export const KNOWN_STABILITIES = ['stable', 'experimental', 'internal', 'deprecated'] as const;
 export type KnownStability = typeof KNOWN_STABILITIES[number];
 
 /** Where sandy says a key may be set; incomplete in 1.7.1 (CONTRACT D11: `.secrets` omitted for passive keys). */
@@ -86,6 +87,22 @@ export const ConfigKeySchema: z.ZodType<ConfigKey, z.ZodTypeDef, unknown> = z.ob
     sources: z.array(z.string()).optional(),
     passive_approval_required: z.boolean().optional()
 }).passthrough();
+
+/** A key sandy still lists but has retired. */
+export type KeyLifecycle = 'deprecated' | 'removed';
+
+/**
+ * What sandy's schema itself says of a key's life: `removed` when its description opens with REMOVED
+ * (sandy 2.x keeps such keys listed so its loader can fail loudly on them: setting one is an error),
+ * `deprecated` when its `stability` is `deprecated` or its description opens with DEPRECATED.
+ */
+export function keyLifecycle(key: { description?: unknown; stability?: unknown }): KeyLifecycle | undefined {
+    const description = typeof key.description === 'string' ? key.description : '';
+    if (/^\s*REMOVED\b/.test(description)) {
+        return 'removed';
+    }
+    return key.stability === 'deprecated' || /^\s*DEPRECATED\b/i.test(description) ? 'deprecated' : undefined;
+}
 
 /** One hand-curated CLI flag (sandy:1010-1056); agent pass-through flags are not listed. */
 export interface CliFlag {
@@ -225,8 +242,8 @@ export interface Sandbox {
     name: string;
     path: string;
     /**
-     * From WORKSPACE.json; `""` without a marker. Truncated at the first `"` of the real path (CONTRACT
-     * D2), so never key on it.
+     * From WORKSPACE.json; `""` without a marker (sandy 2.x reports null there: parsed as `""`). Truncated
+     * at the first `"` of the real path (CONTRACT D2), so never key on it.
      */
     workspace_path: string;
     /** null when `workspace_path` is `""`; a false `false` when the path was truncated (D2). Since 1.7.1. */
@@ -254,7 +271,7 @@ export interface Sandbox {
 export const SandboxSchema: z.ZodType<Sandbox, z.ZodTypeDef, unknown> = z.object({
     name: z.string(),
     path: z.string(),
-    workspace_path: z.string(),
+    workspace_path: z.string().nullable().transform(v => v ?? ''),
     workspace_exists: z.boolean().nullable().optional(),
     created_version: z.string(),
     last_used_version: z.string(),

@@ -5,7 +5,7 @@
  *
  * Pure and browser-safe: the Theia widget and the VS Code webview both run it in the frontend.
  */
-import { ConfigKey, SandySchema } from '../sandy/contract';
+import { ConfigKey, isKnownConfigKeyType, keyLifecycle, KeyLifecycle, SandySchema } from '../sandy/contract';
 import { boolSpelling, LOADER_KEY_PATTERN } from '../config/config-file';
 import type { SettingsFileKind, SettingsProblem } from './settings-dto';
 import { agentNamesOf, SANDY_AGENT_NAMES } from './agent-combo';
@@ -54,6 +54,8 @@ export interface SettingsField {
     readonly default?: string;
     readonly since?: string;
     readonly stability?: string;
+    /** sandy retired the key (its schema's own `stability` or the first word of its description): see keyLifecycle. */
+    readonly lifecycle?: KeyLifecycle;
     /** `select`: the allowed values. */
     readonly choices?: readonly string[];
     /** `agents`: the agent names offered as checkboxes. */
@@ -169,14 +171,26 @@ function buildEntry(raw: unknown, tier: SettingsTier, index: number, agents: rea
     }
 }
 
+const LIFECYCLE_NOTES: Record<KeyLifecycle, string> = {
+    removed: 'sandy has removed this key: setting it makes sandy refuse to start. Its description names the replacement.',
+    deprecated: 'sandy has deprecated this key; its description names the replacement.'
+};
+
 function buildField(raw: ConfigKey & Record<string, unknown>, key: string, tier: SettingsTier, agents: readonly string[]): SettingsField {
-    const type = str(raw.type) ?? '';
+    const declaredType = str(raw.type) ?? '';
+    // A type this UI does not know, with a `base_type` it does (sandy 2.x): edited as that base type.
+    const baseType = str(raw.base_type);
+    const type = !isKnownConfigKeyType(declaredType) && baseType !== undefined && isKnownConfigKeyType(baseType) ? baseType : declaredType;
     const description = str(raw.description);
     const defaultValue = str(raw.default);
     const since = str(raw.since);
     const stability = str(raw.stability);
     const pattern = str(raw.pattern);
-    const notes: string[] = [];
+    const lifecycle = keyLifecycle(raw);
+    const notes: string[] = lifecycle ? [LIFECYCLE_NOTES[lifecycle]] : [];
+    if (type !== declaredType) {
+        notes.push(`Its type "${declaredType}" is edited as its base type "${type}".`);
+    }
     let widget: SettingsWidget;
     let hint: string | undefined;
     let choices: string[] | undefined;
@@ -243,9 +257,9 @@ function buildField(raw: ConfigKey & Record<string, unknown>, key: string, tier:
         notes.push('sandy\'s config loader only reads keys made of A-Z and _, so this key cannot be set in a file.');
     }
     const file: SettingsFileKind = type === 'secret' ? 'secrets' : 'config';
-    const search = [key, type, description ?? '', stability ?? ''].join('\n').toLowerCase();
+    const search = [key, declaredType, description ?? '', stability ?? '', lifecycle ?? ''].join('\n').toLowerCase();
     return {
-        kind: 'field', key, type, widget, tier, file, readOnly, description, default: defaultValue, since, stability,
+        kind: 'field', key, type: declaredType, widget, tier, file, readOnly, description, default: defaultValue, since, stability, lifecycle,
         choices, agents: widget === 'agents' ? agents : undefined, boolValues, pattern, jsPattern, min, max, pathKind,
         hint, notes, search
     };

@@ -5,7 +5,7 @@ import {
     classifySandboxVersion, compareSandyVersions, isCoreVersionBelow, isVersionAtLeast, parseSandyVersion, stripCommitSuffix
 } from '../../common/sandy/version';
 import {
-    CompatVerdict, describeVerdict, evaluateCompat, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsIntrospection, supportsPrintVersion,
+    CompatVerdict, describeVerdict, evaluateCompat, SANDY_KNOWN_MAJOR, SANDY_MIN_VERSION, SUPPORTED_SCHEMA_VERSIONS, supportsIntrospection, supportsPrintVersion,
     UI_VERSION
 } from '../../common/sandy/compat';
 import { parsePrintSchema, parsePrintState, parsePrintVersion, SandyState } from '../../common/sandy/contract';
@@ -66,7 +66,8 @@ describe('compat (unit)', () => {
 
     it('declares what the spec says', () => {
         expect(SANDY_MIN_VERSION).to.equal('1.0.0');
-        expect(SUPPORTED_SCHEMA_VERSIONS).to.deep.equal([1]);
+        expect(SUPPORTED_SCHEMA_VERSIONS).to.deep.equal([1, 2, 3, 4]);
+        expect(SANDY_KNOWN_MAJOR).to.equal(2);
     });
 
     it('UI_VERSION is the package version', () => {
@@ -92,11 +93,16 @@ describe('compat (unit)', () => {
         ['a new major with a supported schema', { sandyVersion: '2.0.0', schemaVersion: 1 }, 'supported', 'none'],
         ['version known, schema not yet', { sandyVersion: '1.7.1-dev' }, 'supported', 'none'],
         ['unparseable version', { sandyVersion: 'nightly', schemaVersion: 1 }, 'supported', 'none'],
-        ['schema one past max, same major', { sandyVersion: '1.9.0', schemaVersion: 2 }, 'newer-schema', 'warning'],
-        ['schema one past max, version unknown', { schemaVersion: 2 }, 'newer-schema', 'warning'],
-        ['schema one past max on a new major', { sandyVersion: '2.0.0', schemaVersion: 2 }, 'incompatible', 'error'],
-        ['schema jump', { sandyVersion: '1.9.0', schemaVersion: 3 }, 'incompatible', 'error'],
-        ['schema 99', { sandyVersion: '1.9.0', schemaVersion: 99 }, 'incompatible', 'error'],
+        ['sandy 2.0.0, schema 2', { sandyVersion: '2.0.0', schemaVersion: 2 }, 'supported', 'none'],
+        ['sandy 2.2.0, schema 3', { sandyVersion: '2.2.0', schemaVersion: 3 }, 'supported', 'none'],
+        ['sandy 2.7.1, schema 4 (the reference extension\'s hotfix)', { sandyVersion: '2.7.1', schemaVersion: 4 }, 'supported', 'none'],
+        ['sandy 2.8.0-dev, schema 4', { sandyVersion: '2.8.0-dev-f585240', schemaVersion: 4 }, 'supported', 'none'],
+        ['schema one past max, same major', { sandyVersion: '2.9.0', schemaVersion: 5 }, 'newer-schema', 'warning'],
+        ['schema one past max, version unknown', { schemaVersion: 5 }, 'newer-schema', 'warning'],
+        ['several schemas past max within a known major: still a warning', { sandyVersion: '2.12.0', schemaVersion: 7 }, 'newer-schema', 'warning'],
+        ['schema one past max on a new major', { sandyVersion: '3.0.0', schemaVersion: 5 }, 'incompatible', 'error'],
+        ['schema 99 on a new major', { sandyVersion: '3.1.0', schemaVersion: 99 }, 'incompatible', 'error'],
+        ['a new major with a supported schema', { sandyVersion: '3.0.0', schemaVersion: 4 }, 'supported', 'none'],
         ['schema older than any supported', { sandyVersion: '1.2.0', schemaVersion: 0 }, 'incompatible', 'error']
     ];
     for (const [title, input, kind, severity] of cases) {
@@ -117,12 +123,11 @@ describe('compat (unit)', () => {
     it('messages carry the numbers the user needs', () => {
         expect(describeVerdict(evaluateCompat({ sandyVersion: '0.15.2' })).message)
             .to.equal('sandy 0.15.2 found — sandy-ui requires sandy ≥ 1.0.0.');
-        expect(describeVerdict(evaluateCompat({ sandyVersion: '1.9.0', schemaVersion: 2 })).message)
-            .to.contain('(v2) is newer than sandy-ui supports (v1)');
-        const jump = evaluateCompat({ sandyVersion: '1.9.0', schemaVersion: 3 });
-        expect(jump).to.deep.include({ reason: 'schema-jump', maxSupported: 1 });
-        expect(describeVerdict(jump).message).to.contain('schema v3');
-        expect(evaluateCompat({ sandyVersion: '2.0.0', schemaVersion: 2 })).to.deep.include({ reason: 'sandy-major' });
+        expect(describeVerdict(evaluateCompat({ sandyVersion: '2.9.0', schemaVersion: 5 })).message)
+            .to.contain('(v5) is newer than sandy-ui supports (v4)');
+        const major = evaluateCompat({ sandyVersion: '3.0.0', schemaVersion: 5 });
+        expect(major).to.deep.include({ reason: 'sandy-major', maxSupported: 4 });
+        expect(describeVerdict(major).message).to.contain('sandy 3.0.0 is a new major release with config schema v5');
     });
 
     it('--print-version is only probed on sandy ≥ 1.7.0', () => {
