@@ -8,6 +8,9 @@ import { SandyClient } from '../sandy/sandy-client';
 import { buildSandyEnv, SandyEnvOptions } from '../sandy/env';
 import { ServiceContext } from './service-context';
 import { preflightSchemaInput } from '../approvals/launch-analysis';
+import { SchemaDiskCache, schemaVariant } from '../sandy/schema-disk-cache';
+import { onboardingDir } from '../onboarding/onboarding-store';
+import * as path from 'path';
 
 /** The schema's key lists as pre-flight takes them. */
 export interface SchemaInput {
@@ -86,7 +89,7 @@ export class SandyDiscovery {
             let schemaVersion: number | undefined;
             let schemaFailed = false;
             try {
-                const schema = await client.schema();
+                const schema = await this.schemaOf(located, client);
                 if (superseded()) {
                     return this.ensureLocated();
                 }
@@ -114,6 +117,25 @@ export class SandyDiscovery {
             logger.warn(`sandy: ${problem.message}`);
         }
         return this.status;
+    }
+
+    /** The schema cache of the spec, on disk in the IDE's `~/.sandy-ui` (shared by every window and host of the user). */
+    protected get schemaCache(): SchemaDiskCache {
+        return new SchemaDiskCache(path.join(onboardingDir(this.ctx.home, this.ctx.processEnv), 'schema-cache'));
+    }
+
+    /** `--print-schema` of this sandy build: from the cache when this very build (and environment) answered it before. */
+    protected async schemaOf(located: LocatedSandy, client: SandyClient): Promise<SandySchema> {
+        const key = { fullVersion: located.fullVersion, mtimeMs: located.mtimeMs, size: located.size, variant: schemaVariant(this.baseEnv()) };
+        const cache = this.schemaCache;
+        const cached = await cache.get(key);
+        if (cached) {
+            this.ctx.logger.info(`sandy: --print-schema of ${located.fullVersion} taken from the cache (${cache.dir})`);
+            return cached;
+        }
+        const schema = await client.schema();
+        await cache.set(key, schema);
+        return schema;
     }
 
     client(located: LocatedSandy): SandyClient {
