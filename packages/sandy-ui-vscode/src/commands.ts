@@ -24,6 +24,7 @@ export function registerSandyCommands(commands: ProjectCommands, start: () => vo
         r('sandy.revokeApproval', arg => commands.revokeApproval(arg)),
         r('sandy.nextWaiting', () => commands.nextWaiting()),
         r('sandy.toggleDoNotDisturb', () => commands.toggleDoNotDisturb()),
-        r('sandy.chooseSkillPacks', arg => commands.chooseSkillPacks(arg))
+        r('sandy.chooseSkillPacks', arg => commands.chooseSkillPacks(arg)),
+        r('sandy.fleetMaintenance', arg => commands.fleetMaintenance(arg))
     ];
 }

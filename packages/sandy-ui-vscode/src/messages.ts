@@ -47,5 +47,6 @@ export const vscodeHostUi: HostUi = {
     }))?.[0]?.fsPath,
     openFolderInNewWindow: async folder => {
         await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
-    }
+    },
+    withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plain(title) }, task))
 };

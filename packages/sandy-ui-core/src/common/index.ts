@@ -68,3 +68,4 @@ export * from './onboarding/onboarding-dto';
 export * from './onboarding/wizard-controller';
 export * from './onboarding/wizard-labels';
 export * from './terminal/ide-keys';
+export * from './maintenance/fleet';

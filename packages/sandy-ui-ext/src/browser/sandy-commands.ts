@@ -26,6 +26,7 @@ export namespace SandyCommands {
     export const SHOW_HISTORY = command(SANDY_IDE_COMMANDS.SHOW_HISTORY);
     export const GET_STARTED = command(SANDY_IDE_COMMANDS.GET_STARTED);
     export const CHOOSE_SKILL_PACKS = command(SANDY_IDE_COMMANDS.CHOOSE_SKILL_PACKS);
+    export const FLEET_MAINTENANCE = command(SANDY_IDE_COMMANDS.FLEET_MAINTENANCE);
     /** Theia only: the plugin's view gets VS Code's generated `sandy.projects.focus`. */
     export const SHOW_VIEW: Command = { id: 'sandy.showView', category: SANDY_COMMAND_CATEGORY, label: 'Show Projects' };
 }

@@ -1,10 +1,12 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { ConfirmDialog, QuickInputService, QuickPickItem } from '@theia/core/lib/browser';
+import { MessageService } from '@theia/core/lib/common/message-service';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 import type { HostUi, PickItem } from '@sandy-ui/core/common';
+import { plainMessageText } from '@sandy-ui/core/common';
 import { SandyMessages } from './sandy-messages';
 
 /** Core's {@link HostUi} port in Theia: messages (as text, through SandyMessages), quick picks, dialogs, clipboard. */
@@ -15,6 +17,7 @@ export class SandyHostUi implements HostUi {
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
     @inject(FileDialogService) protected readonly fileDialogs: FileDialogService;
     @inject(WorkspaceService) protected readonly workspaces: WorkspaceService;
+    @inject(MessageService) protected readonly messageService: MessageService;
 
     info(message: string, ...actions: string[]): Promise<string | undefined> {
         return this.messages.info(message, ...actions);
@@ -29,7 +32,21 @@ export class SandyHostUi implements HostUi {
     }
 
     async confirm(options: { title: string; message: string; ok: string }): Promise<boolean> {
-        return !!await new ConfirmDialog({ title: options.title, msg: options.message, ok: options.ok }).open();
+        // As text (sandy's plans name workspaces), lines kept: a plan is a table.
+        const msg = document.createElement('div');
+        msg.className = 'sandy-confirm-message';
+        msg.style.whiteSpace = 'pre-wrap';
+        msg.textContent = options.message;
+        return !!await new ConfirmDialog({ title: options.title, msg, ok: options.ok }).open();
+    }
+
+    async withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
+        const progress = await this.messageService.showProgress({ text: plainMessageText(title, 'markdown') });
+        try {
+            return await task();
+        } finally {
+            progress.cancel();
+        }
     }
 
     async pick<T>(items: PickItem<T>[], placeholder: string): Promise<T | undefined> {

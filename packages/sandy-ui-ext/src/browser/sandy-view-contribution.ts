@@ -83,6 +83,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerCommand(SandyCommands.SHOW_HISTORY, { execute: () => openSandyHistory(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.GET_STARTED, { execute: () => openSandyWizard(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.CHOOSE_SKILL_PACKS, { execute: (arg?: unknown) => p.chooseSkillPacks(arg) });
+        registry.registerCommand(SandyCommands.FLEET_MAINTENANCE, { execute: (arg?: unknown) => p.fleetMaintenance(arg) });
         registry.registerCommand({ id: REVEAL_PROJECTS_VIEW }, { execute: () => this.openView({ activate: true, reveal: true }) });
     }
 
@@ -120,6 +121,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerItem({ id: SandyCommands.REFRESH.id, command: SandyCommands.REFRESH.id, icon: codicon('refresh'), tooltip: SandyCommands.REFRESH.label, priority: 1, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.SHOW_DASHBOARD.id, command: SandyCommands.SHOW_DASHBOARD.id, icon: codicon('dashboard'), tooltip: SandyCommands.SHOW_DASHBOARD.label, priority: 3, isVisible: inProjects });
         registry.registerItem({ id: SandyCommands.SHOW_HISTORY.id, command: SandyCommands.SHOW_HISTORY.id, icon: codicon('history'), tooltip: SandyCommands.SHOW_HISTORY.label, priority: 4, isVisible: inProjects });
+        registry.registerItem({ id: SandyCommands.FLEET_MAINTENANCE.id, command: SandyCommands.FLEET_MAINTENANCE.id, icon: codicon('tools'), tooltip: SandyCommands.FLEET_MAINTENANCE.label, priority: 5, isVisible: inProjects });
     }
 }
 

@@ -114,6 +114,25 @@ export class TheiaCommandPalette {
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     }
+
+    /**
+     * Runs a command that asks with a quick pick of its own (whose placeholder starts with `placeholder`)
+     * and takes the row `label` there, as a user types and presses Enter.
+     */
+    async runAndPick(command: string, placeholder: string, label: string): Promise<void> {
+        const page = this.ctx.page;
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${command}`);
+        const focused = page.locator('.quick-input-widget .monaco-list-row.focused');
+        await this.ctx.poll(async () => (await focused.getAttribute('aria-label', { timeout: 500 }))?.startsWith(command), `"${command}" to be the focused command`);
+        await page.keyboard.press('Enter');
+        await this.ctx.poll(async () => (await input.getAttribute('placeholder', { timeout: 500 }))?.startsWith(placeholder), `the pick "${placeholder}…"`);
+        await input.fill(label);
+        await this.ctx.poll(async () => (await focused.getAttribute('aria-label', { timeout: 500 }))?.startsWith(label), `"${label}" to be the focused row`);
+        await page.keyboard.press('Enter');
+    }
 }
 
 /**

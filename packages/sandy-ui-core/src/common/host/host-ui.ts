@@ -30,4 +30,6 @@ export interface HostUi {
     /** A folder picker (starting at the window's first folder); undefined when cancelled. */
     pickFolder(options: { title: string; openLabel: string }): Promise<string | undefined>;
     openFolderInNewWindow(folder: string): Promise<void>;
+    /** Runs `task` while a progress notification says `title` (no cancel: sandy's commands run to their end). */
+    withProgress<T>(title: string, task: () => Promise<T>): Promise<T>;
 }

@@ -8,6 +8,7 @@ import type { HostUi, PickItem } from '../host/host-ui';
 import type { SessionTab } from '../terminal/session-tabs';
 import type { LaunchClearance } from '../session/launch-flow';
 import { SandyError } from '../sandy/errors';
+import type { FleetPlan } from '../maintenance/fleet';
 import { isProject, isSession, ProjectCommands, ProjectCommandsService, ProjectSessionTabs, SelfHostedSessions } from './project-commands';
 
 function project(name: string, extra: Partial<DerivedProject> = {}): DerivedProject {
@@ -52,6 +53,10 @@ class World {
     preflightAnswer: ApprovalRequest | undefined;
     addOutcome: AddProjectOutcome = { workspace: '/home/u/new', warnings: [] };
     removeResult: RunOutcome = { ok: true, stdout: '', stderr: '' };
+    /** sandy's cli_flags in the window's snapshot (undefined: no snapshot yet). */
+    cliFlags: string[] | undefined;
+    fleetPlanAnswer: FleetPlan = { action: 'gc', text: '', ok: true, nothingToDo: false };
+    fleetRunAnswer: RunOutcome = { ok: true, stdout: '', stderr: '' };
     revoked = true;
     stopped: SessionInfo | undefined;
     folderPlan: SandyFolderPlan = { lines: ['Creates .sandy/config'], secretsAvailable: false };
@@ -75,7 +80,9 @@ class World {
         planSandyFolder: (ws, source) => this.call('planSandyFolder', `plan ${ws} ${JSON.stringify(source)}`, this.folderPlan),
         createSandyFolder: (ws, source) => this.call('createSandyFolder', `create ${ws} ${JSON.stringify(source)}`, { ...this.folderPlan, created: [`${ws}/.sandy/config`] }),
         getSettings: ws => this.call('getSettings', `getSettings ${ws}`, this.settings),
-        saveSettings: (scope, ws, edits) => this.call('saveSettings', `save ${scope} ${ws} ${JSON.stringify(edits.config)}`, { ok: true })
+        saveSettings: (scope, ws, edits) => this.call('saveSettings', `save ${scope} ${ws} ${JSON.stringify(edits.config)}`, { ok: true }),
+        fleetPlan: (action, options) => this.call('fleetPlan', `fleetPlan ${action} ${JSON.stringify(options ?? {})}`, this.fleetPlanAnswer),
+        fleetRun: (action, options) => this.call('fleetRun', `fleetRun ${action} ${JSON.stringify(options ?? {})}`, this.fleetRunAnswer)
     };
     settings = {
         schema: { skill_packs: [{ name: 'gstack', repo: 'https://github.com/garrytan/gstack' }, { name: 'other' }] },
@@ -88,6 +95,7 @@ class World {
         get projects() { return world().projects; },
         get liveSessions() { return world().live; },
         get openFolders() { return world().openFolders; },
+        get snapshot() { const flags = world().cliFlags; return flags ? { status: { found: true, cliFlags: flags } } : undefined; },
         refresh: () => this.call('refresh', 'refresh', undefined)
     };
 
@@ -106,7 +114,8 @@ class World {
         },
         writeClipboard: async t => { this.log.push(`clipboard ${t}`); },
         pickFolder: async o => { this.log.push(`pickFolder ${o.title} [${o.openLabel}]`); return this.picked; },
-        openFolderInNewWindow: async f => { this.log.push(`newWindow ${f}`); }
+        openFolderInNewWindow: async f => { this.log.push(`newWindow ${f}`); },
+        withProgress: async (title, task) => { this.log.push(`progress ${title}`); return task(); }
     };
 
     readonly tabs: ProjectSessionTabs = {
@@ -622,6 +631,84 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
         it('a workspace sandy refuses ($HOME, /) goes to the settings editor, which says why with the hint (settings-editor.spec), not a second toast', async () => {
             await w.commands.openSettings({ workspace: '/home/u' });
             expect(w.log).to.deep.equal(['settings /home/u']);
+        });
+    });
+
+    describe('fleetMaintenance: sandy\'s plan first, verbatim, then the run only when accepted', () => {
+        const FLAGS_171 = ['--rebuild', '--print-state', '--start', '--attach', '--stop', '--prune-orphans', '--stop-all', '--gc', '--update-sessions', '--reset-sandbox', '--remove-sandbox', '--workspace'];
+        const GC_PLAN = '\nsandy --gc: reclaim plan\n  containers: 2 dead-owner\n';
+
+        it('offers what this sandy lists (1.7.1 has no --doctor), shows the plan as sandy wrote it, runs with the user\'s consent, reports the end', async () => {
+            const w = current;
+            w.cliFlags = FLAGS_171;
+            w.pickLabel = 'Reclaim Docker space (sandy --gc)';
+            w.fleetPlanAnswer = { action: 'gc', text: GC_PLAN, ok: true, nothingToDo: false, exitCode: 0 };
+            w.fleetRunAnswer = { ok: true, exitCode: 0, stdout: 'removed\n[sandy] Reclaimed 2 container(s).\n', stderr: '' };
+            await w.commands.fleetMaintenance();
+            const pick = w.log.find(l => l.startsWith('pick "Fleet maintenance'))!;
+            expect(pick).to.contain('sandy --gc').and.contain('--prune-orphans').and.contain('Remove orphaned sandboxes').and.contain('--update-sessions').and.contain('--stop-all');
+            expect(pick).not.to.contain('--doctor');
+            expect(w.log.filter(l => !l.startsWith('pick'))).to.deep.equal([
+                'progress Sandy: asking sandy what --gc would do (--dry-run)…',
+                'fleetPlan gc {}',
+                `confirm Sandy: Reclaim Docker space (sandy --gc): ${GC_PLAN.trim()} [Reclaim]`,
+                'progress Sandy: running Reclaim Docker space (sandy --gc)…',
+                'fleetRun gc {}',
+                'info Sandy: Reclaim Docker space (sandy --gc) finished: Reclaimed 2 container(s).',
+                'refresh'
+            ]);
+        });
+
+        it('declined, nothing to do, or no plan: sandy never runs the command', async () => {
+            const w = current;
+            w.cliFlags = FLAGS_171;
+            w.pickLabel = 'Stop every session (sandy --stop-all)';
+            w.fleetPlanAnswer = { action: 'stopAll', text: 'sandy --stop-all: 1 daemon session(s)', ok: true, nothingToDo: false, exitCode: 0 };
+            w.confirmed = false;
+            await w.commands.fleetMaintenance();
+            w.confirmed = true;
+            w.fleetPlanAnswer = { action: 'stopAll', text: '[sandy] Nothing to reclaim.', ok: true, nothingToDo: true, exitCode: 0 };
+            await w.commands.fleetMaintenance();
+            w.fleetPlanAnswer = { action: 'stopAll', text: '[sandy] --stop-all requires a reachable Docker daemon.', ok: false, nothingToDo: false, exitCode: 1 };
+            await w.commands.fleetMaintenance();
+            expect(w.log.filter(l => l.startsWith('fleetRun'))).to.deep.equal([]);
+            expect(w.log).to.include('info Sandy: Stop every session (sandy --stop-all): nothing to do (sandy: Nothing to reclaim.).');
+            expect(w.log).to.include('error Sandy: sandy could not make the plan for --stop-all (exit 1): [sandy] --stop-all requires a reachable Docker daemon.');
+        });
+
+        it('--update-sessions asks which stale sessions may restart and passes --idle-for on', async () => {
+            const w = current;
+            w.cliFlags = FLAGS_171;
+            w.pickLabel = 'Update running sessions (sandy --update-sessions)';
+            await w.commands.fleetMaintenance();
+            expect(w.log.some(l => l.startsWith('pick "Which stale sessions'))).to.equal(true);
+            expect(w.log.filter(l => l.startsWith('fleet'))).to.deep.equal([], 'the idle question was cancelled: nothing asked of sandy');
+            w.log.length = 0;
+            const answers = ['Update running sessions (sandy --update-sessions)', 'Only sessions idle for 30 minutes or more'];
+            w.ui.pick = async <T>(items: PickItem<T>[]) => {
+                const label = answers.shift();
+                return items.find(i => i.label === label)?.value;
+            };
+            await w.commands.fleetMaintenance();
+            expect(w.log.filter(l => l.startsWith('fleet'))).to.deep.equal(['fleetPlan updateSessions {"idleForMinutes":30}', 'fleetRun updateSessions {"idleForMinutes":30}']);
+        });
+
+        it('the orphan removal names what it leaves alone, and why', async () => {
+            const w = current;
+            w.cliFlags = FLAGS_171;
+            w.pickLabel = 'Remove orphaned sandboxes';
+            w.fleetPlanAnswer = { action: 'removeOrphans', text: 'sandy --remove-sandbox: 2 target(s)', ok: true, nothingToDo: false, targets: ['gone-1a2b3c4d'], untrusted: [{ name: 'we-2c8e1f00', recordedPath: '/home/u/we' }] };
+            w.confirmed = false;
+            await w.commands.fleetMaintenance();
+            const confirm = w.log.find(l => l.startsWith('confirm'))!;
+            expect(confirm).to.contain('Not removed: we-2c8e1f00').and.contain('cut short').and.contain('Will be removed: gone-1a2b3c4d.');
+        });
+
+        it('no snapshot yet (the palette before the Sandy view): refreshes first; a sandy without these flags is told so', async () => {
+            const w = current;
+            w.cliFlags = undefined;
+            await w.commands.fleetMaintenance();
+            expect(w.log).to.deep.equal(['refresh', 'info Sandy: the installed sandy offers no fleet maintenance commands.']);
         });
     });
 });

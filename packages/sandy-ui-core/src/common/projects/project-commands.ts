@@ -17,6 +17,11 @@ import {
     CHOOSE_FOLDER_LABEL, projectRemovedText, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText, skillPacksShadowedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
+import type { ProjectsSnapshot } from '../service/service-protocol';
+import {
+    availableFleetActions, fleetAction, fleetConfirmText, fleetDoneText, fleetFailedText, FleetOptions, FLEET_IDLE_PLACEHOLDER, FLEET_PICK_PLACEHOLDER,
+    fleetNothingToDoText, fleetPlanFailedText, fleetPlanTitle, fleetPlanningText, fleetRunningText, NO_FLEET_ACTIONS_TEXT, UPDATE_SESSIONS_IDLE_CHOICES
+} from '../maintenance/fleet';
 
 /** A command argument that is a project (a tree row, or a plain JSON copy of one from another host). */
 export function isProject(arg: unknown): arg is DerivedProject {
@@ -75,13 +80,15 @@ export interface ProjectSessionTabs extends SessionTabs {
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
     'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'
-    | 'getSettings' | 'saveSettings'>;
+    | 'getSettings' | 'saveSettings' | 'fleetPlan' | 'fleetRun'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
     readonly projects: DerivedProject[];
     readonly liveSessions: SessionInfo[];
     readonly openFolders: readonly string[];
+    /** The latest snapshot (what sandy offers: `status.cliFlags`). */
+    readonly snapshot?: Pick<ProjectsSnapshot, 'status'>;
     refresh(): Promise<void>;
 }
 
@@ -403,6 +410,64 @@ export class ProjectCommands {
             void ui.error(commandFailedText(`removing the sandbox of ${project.displayName}`, toProblem(e)));
         }
         await this.refresh();
+    }
+
+    /**
+     * Fleet maintenance (common/maintenance/fleet.ts): pick one of the commands this sandy offers (or
+     * the one named by `arg`), show sandy's own dry-run plan verbatim, run it only when the user accepts,
+     * then say how it ended. A check (`--doctor`) runs at once.
+     */
+    async fleetMaintenance(arg?: unknown): Promise<void> {
+        const { ui, service, state } = this.ports;
+        if (!state.snapshot?.status.cliFlags) {
+            // Run from the palette before the window looked at sandy: find out what it offers first.
+            await this.refresh();
+        }
+        const actions = availableFleetActions(state.snapshot?.status.cliFlags ?? []);
+        if (!actions.length) {
+            void ui.info(NO_FLEET_ACTIONS_TEXT);
+            return;
+        }
+        const named = fleetAction(arg);
+        const action = named && actions.includes(named) ? named
+            : await ui.pick(actions.map(a => ({ label: a.label, detail: a.detail, value: a })), FLEET_PICK_PLACEHOLDER);
+        if (!action) {
+            return;
+        }
+        let options: FleetOptions = {};
+        if (action.id === 'updateSessions') {
+            const idle = await ui.pick(UPDATE_SESSIONS_IDLE_CHOICES.map(c => ({ label: c.label, value: c })), FLEET_IDLE_PLACEHOLDER);
+            if (!idle) {
+                return;
+            }
+            options = { idleForMinutes: idle.minutes };
+        }
+        try {
+            if (!action.readOnly) {
+                const plan = await ui.withProgress(fleetPlanningText(action), () => service.fleetPlan(action.id, options));
+                if (!plan.ok) {
+                    void ui.error(fleetPlanFailedText(action, plan));
+                    return;
+                }
+                if (plan.nothingToDo) {
+                    void ui.info(fleetNothingToDoText(action, plan));
+                    return;
+                }
+                if (!await ui.confirm({ title: fleetPlanTitle(action), message: fleetConfirmText(action, plan), ok: action.ok })) {
+                    return;
+                }
+            }
+            const result = await ui.withProgress(fleetRunningText(action), () => service.fleetRun(action.id, options));
+            if (result.ok) {
+                void ui.info(fleetDoneText(action, result.stdout));
+            } else {
+                void ui.error(fleetFailedText(action, result.exitCode, runFailureText(result)));
+            }
+        } catch (e) {
+            void ui.error(commandFailedText(`running sandy ${action.flag}`, toProblem(e)));
+        } finally {
+            await this.refresh();
+        }
     }
 
     async removeProject(arg?: unknown): Promise<void> {

@@ -9,6 +9,7 @@ import type { DashboardSnapshot } from '../session/dashboard-types';
 import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../onboarding/onboarding-dto';
 import type { OnboardingState } from '../onboarding/onboarding-state';
 import type { PrerequisiteReport } from '../onboarding/prerequisites';
+import type { FleetActionId, FleetOptions, FleetPlan } from '../maintenance/fleet';
 import { isSandyError } from '../sandy/errors';
 
 /**
@@ -29,6 +30,8 @@ export interface SandyStatus {
     path?: string;
     fullVersion?: string;
     schemaVersion?: number;
+    /** The flags sandy's schema lists (`cli_flags`): what this sandy offers (fleet maintenance, `--approvals`…). */
+    cliFlags?: string[];
     /** The compat gate's verdict (informational, never blocking). */
     compat?: CompatVerdictDescription;
     problem?: SandyProblem;
@@ -190,6 +193,10 @@ export interface SandyService {
     /** `sandy --reset-sandbox --keep-approvals --yes` for a sandbox below the compat floor. */
     rebuildSandbox(workspace: string): Promise<RunOutcome>;
     removeSandbox(workspace: string): Promise<RunOutcome>;
+    /** sandy's plan (`--dry-run`) of a fleet maintenance command; rejects when sandy does not offer it. */
+    fleetPlan(action: FleetActionId, options?: FleetOptions): Promise<FleetPlan>;
+    /** Runs a fleet maintenance command (the user has read its plan). */
+    fleetRun(action: FleetActionId, options?: FleetOptions): Promise<RunOutcome>;
     sessions(): Promise<SessionInfo[]>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;
     /** Show a daemon session in the IDE again: our attach client takes it from another terminal (or retries a failed attach). */
@@ -235,7 +242,7 @@ export interface SandyService {
 export const SANDY_SERVICE_METHODS = Object.keys({
     configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
-    rebuildSandbox: 0, removeSandbox: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
+    rebuildSandbox: 0, removeSandbox: 0, fleetPlan: 0, fleetRun: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
     dashboard: 0, getOnboarding: 0, wizardAtStart: 0, planSandyFolder: 0, createSandyFolder: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 

@@ -79,7 +79,7 @@ export class SandboxMaintenance {
      * (`$PWD`) selects nothing. Not $HOME: a sandbox of $HOME, made by a sandy run in a terminal, would
      * be the one a missing `--workspace` picks. The file system root when SANDY_HOME does not exist yet.
      */
-    protected maintenanceCwd(): string {
+    maintenanceCwd(): string {
         const sandyHome = this.discovery.launchSandyHome;
         try {
             if (fs.statSync(sandyHome).isDirectory()) {

@@ -105,7 +105,8 @@ export class SandyDiscovery {
             const verdict = evaluateCompat({ sandyVersion: located.fullVersion, schemaVersion, schemaFailed });
             const compat = describeVerdict(verdict);
             logger.info(`sandy: ${located.path} ${located.fullVersion} — compat: ${compat.severity} ${compat.message}`);
-            this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, compat };
+            const cliFlags = schemaFailed ? undefined : this.currentSchema?.cli_flags.map(f => f.name);
+            this.status = { found: true, path: located.path, fullVersion: located.fullVersion, schemaVersion, cliFlags, compat };
         } catch (e) {
             if (superseded()) {
                 return this.ensureLocated();

@@ -34,6 +34,8 @@ import { LaunchApprovals } from './approvals';
 import { PreparedLaunch, SandyLauncher } from './launch';
 import { SettingsService } from './settings';
 import { SandboxMaintenance } from './maintenance';
+import { FleetMaintenance } from './fleet';
+import type { FleetActionId, FleetOptions, FleetPlan } from '../../common/maintenance/fleet';
 import { OnboardingService } from './onboarding';
 import { SandyFolders } from './sandy-folders';
 import { OnboardingStore, onboardingDir } from '../onboarding/onboarding-store';
@@ -111,6 +113,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected readonly launcher: SandyLauncher;
     protected readonly settings: SettingsService;
     protected readonly maintenance: SandboxMaintenance;
+    protected readonly fleet: FleetMaintenance;
     protected readonly onboardingPart: OnboardingService;
     protected readonly sandyFolders: SandyFolders;
     protected started = false;
@@ -158,6 +161,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.launcher = new SandyLauncher(this.ctx, this.discovery, this.approvals, this.projects, parts);
         this.settings = new SettingsService(this.ctx, this.discovery, this.snapshots);
         this.maintenance = new SandboxMaintenance(this.ctx, this.discovery, this.snapshots, parts);
+        this.fleet = new FleetMaintenance(this.ctx, this.discovery, this.snapshots, () => this.poller.pollFresh(), () => this.maintenance.maintenanceCwd());
         this.sandyFolders = new SandyFolders(this.ctx, this.discovery);
         this.onboardingPart = new OnboardingService(this.ctx, this.discovery, new OnboardingStore(options.onboardingDir ?? onboardingDir(this.home, env)), buildGate);
         this.sessionRecords = new SessionRecords(path.join(this.dataDir, 'sessions.json'));
@@ -459,6 +463,16 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     /** Removes the sandbox of a project, also when its folder is gone (see {@link SandboxMaintenance.removeSandbox}). */
     removeSandbox(workspace: string): Promise<RunOutcome> {
         return this.maintenance.removeSandbox(workspace);
+    }
+
+    /** sandy's plan (`--dry-run`) for a fleet maintenance command (common/maintenance/fleet.ts). */
+    fleetPlan(action: FleetActionId, options?: FleetOptions): Promise<FleetPlan> {
+        return this.fleet.plan(action, options);
+    }
+
+    /** Runs a fleet maintenance command (after the user read its plan). */
+    fleetRun(action: FleetActionId, options?: FleetOptions): Promise<RunOutcome> {
+        return this.fleet.execute(action, options);
     }
 
     // ---- sessions -----------------------------------------------------------------------------
