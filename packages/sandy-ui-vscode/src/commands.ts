@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import type { ProjectCommands, SandyIdeCommandId } from '@sandy-ui/core/common';
+import { RELAYED_KEY } from './key-relay';
+import type { IdeKeyRelay } from './key-relay';
 
 /** The `sandy.*` commands (package.json contributes them): each is a handler of core's ProjectCommands. */
 /** `start`: the window's sandy state starts before any command runs (nothing is looked at until then). */
-export function registerSandyCommands(commands: ProjectCommands, start: () => void): vscode.Disposable[] {
+/** `keys`: a key press the sandy tab's page relayed and VS Code's own keybinding of it run the command once. */
+export function registerSandyCommands(commands: ProjectCommands, start: () => void, keys?: IdeKeyRelay): vscode.Disposable[] {
     const r = (id: SandyIdeCommandId, run: (arg?: unknown) => unknown) => vscode.commands.registerCommand(id, (arg?: unknown) => {
+        if (keys && !keys.invoked(id, arg)) {
+            return undefined;
+        }
         start();
-        return run(arg);
+        return run(arg === RELAYED_KEY ? undefined : arg);
     });
     return [
         r('sandy.launch', arg => commands.launch(arg)),

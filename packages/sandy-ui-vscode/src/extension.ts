@@ -83,10 +83,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     }
     // The terminals' re-approval and the commands' selected row are wired both ways; the closures read them once set.
     const clear = (workspace: string, request: ApprovalRequest) => commands.clearForLaunch(workspace, request);
+    const keys = IdeKeyRelay.forHost(context.extension);
     const approvals = new ApprovalPanels(core, log, context.extensionUri);
     const settings = new SettingsPanels(core, log, context.extensionUri);
     const terminals = pty?.ok
-        ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear, memento: context.workspaceState, keys: IdeKeyRelay.forHost(context.extension) })
+        ? new TerminalPanels({ core, state, log, extensionUri: context.extensionUri, clearForLaunch: clear, memento: context.workspaceState, keys })
         : undefined;
     // Without node-pty sandy runs in the editor's own terminal: the same commands, over those terminals.
     const fallback = pty?.ok ? undefined : new FallbackTerminals(core, state.service, log, pty?.problem ?? 'not loaded', clear);
@@ -111,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     // Nothing runs sandy until the window shows sandy state: a Sandy view (SandyState.setVisible), a
     // Sandy command, a Sandy tab or panel (issue 14: a window that never shows sandy spawns no sandy).
     const start = () => state.start();
-    context.subscriptions.push(...registerSandyCommands(commands, start));
+    context.subscriptions.push(...registerSandyCommands(commands, start, keys));
     const dashboard = new DashboardPanels({
         service: state.service, tabs: terminals?.tabs ?? fallback!, onDidChangeSession: state.onDidChangeSession, log, extensionUri: context.extensionUri
     });

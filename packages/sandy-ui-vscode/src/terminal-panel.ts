@@ -216,7 +216,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         const text = JSON.stringify(keys ?? null);
         if (this.pageReady && text !== this.sentIdeKeys) {
             this.sentIdeKeys = text;
-            this.page.notify('ideKeys', { keys: keys ?? [...DEFAULT_IDE_KEYS] });
+            this.page.notify('ideKeys', { keys: keys ?? [...DEFAULT_IDE_KEYS], relay: this.deps.keys?.relayBindings() ?? [] });
         }
     }
 
@@ -254,7 +254,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.page.onNotification('openLink', ({ uri }) => void openTerminalLink(uri, this.terminal.workspace));
         this.page.onNotification('bannerAction', () => void this.terminal.bannerAction());
         this.page.onNotification('ideKey', ({ mac, ...chord }) => {
-            const command = this.deps.keys?.pressed(chord, mac);
+            const command = this.deps.keys?.pressed(chord, mac, { active: this.panel.active, ideKeys: this.deps.state.configuration?.ideKeys });
             if (command) {
                 this.deps.log.info(`sandy terminal: ${command} by its key (VS Code in a browser does not pass it on from a webview)`);
             }

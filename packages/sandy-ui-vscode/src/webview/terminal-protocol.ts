@@ -69,7 +69,11 @@ export const terminalToView = messageSet({
         /** The session's workspace: which OSC 8 file links the view offers as links (core's links.ts). */
         links: { workspace: z.string() },
         /** The user's `sandy.terminal.ideKeys`: keys the view leaves to VS Code (core's ide-keys.ts). */
-        ideKeys: { keys: arrayField(textField(64), 64) },
+        ideKeys: {
+            keys: arrayField(textField(64), 64),
+            /** The Sandy keybindings the extension runs when the page reports them (VS Code in a browser keeps their keys); [] none. */
+            relay: optionalField(arrayField(exactObject({ key: textField(64), mac: optionalField(textField(64)) }), 32))
+        },
         focus: {},
         theme: {},
         /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */

@@ -9,14 +9,14 @@
 
 /** The default list, in the spelling the setting takes. */
 export const DEFAULT_IDE_KEYS: readonly string[] = [
-    'F1', 'Ctrl+Shift+P', 'Ctrl+P',
-    'Ctrl+Shift+Alt+L', 'Ctrl+Shift+Alt+S', 'Ctrl+Shift+Alt+X', 'Ctrl+Shift+Alt+D', 'Ctrl+Shift+Alt+N', 'Ctrl+Shift+Alt+Y'
+    'F1', 'CtrlCmd+Shift+P', 'CtrlCmd+P',
+    'CtrlCmd+Shift+Alt+L', 'CtrlCmd+Shift+Alt+S', 'CtrlCmd+Shift+Alt+X', 'CtrlCmd+Shift+Alt+D', 'CtrlCmd+Shift+Alt+N', 'CtrlCmd+Shift+Alt+Y'
 ];
 
 export const IDE_KEYS_DESCRIPTION = 'Keys that reach the IDE, not the agent, while a sandy tab has the focus (every other key goes to the agent). '
     + 'Written like "Ctrl+Shift+P", "F1", "Alt+X" (Cmd is the macOS command key; CtrlCmd is Cmd on macOS, Ctrl elsewhere). '
-    + 'Default: the command palette (F1, Ctrl+Shift+P), Quick Open (Ctrl+P) and the Sandy commands\' Ctrl+Shift+Alt chords. '
-    + 'Remove Ctrl+P to give it to the agent (its previous-line key). User settings only: a workspace\'s value is ignored.';
+    + 'Default: the command palette (F1, CtrlCmd+Shift+P), Quick Open (CtrlCmd+P) and the Sandy commands\' CtrlCmd+Shift+Alt chords. '
+    + 'Remove CtrlCmd+P to give Ctrl+P to the agent (its previous-line key). User settings only: a workspace\'s value is ignored.';
 
 /** One chord: its modifiers and its key, as `KeyboardEvent.code` names it (layout-independent for letters and digits). */
 export interface KeyChord {
@@ -112,6 +112,16 @@ export function browserKeepsKey(event: KeyEventLike & { keyCode: number }): bool
     return ((event.ctrlKey || event.metaKey) && [67, 86, 88].includes(event.keyCode)) || (event.shiftKey && event.keyCode === 45);
 }
 
+/** The same test on a chord (by `code`: what a report may name at all). */
+export function isBrowserKeptChord(chord: KeyChord): boolean {
+    return ((chord.ctrl || chord.meta) && ['KeyC', 'KeyV', 'KeyX'].includes(chord.code)) || (chord.shift && chord.code === 'Insert');
+}
+
+/** A chord as the KeyEventLike that presses it. */
+export function chordEvent(chord: KeyChord): KeyEventLike {
+    return { code: chord.code, ctrlKey: chord.ctrl, shiftKey: chord.shift, altKey: chord.alt, metaKey: chord.meta };
+}
+
 /** A command bound to a chord (the plugin's own `contributes.keybindings`). */
 export interface ChordBinding {
     chord: KeyChord;
@@ -138,6 +148,6 @@ export function chordBindings(keybindings: unknown, commands: ReadonlySet<string
 
 /** The command bound to the chord pressed, if any. */
 export function commandForChord(pressed: KeyChord, bindings: readonly ChordBinding[]): string | undefined {
-    const event: KeyEventLike = { code: pressed.code, ctrlKey: pressed.ctrl, shiftKey: pressed.shift, altKey: pressed.alt, metaKey: pressed.meta };
+    const event = chordEvent(pressed);
     return bindings.find(b => matchesChord(event, b.chord))?.command;
 }

@@ -4,7 +4,8 @@ import './webview.css';
 import { isMacPlatform, SandyTerminalView } from '@sandy-ui/core/browser/terminal';
 import { TerminalBanner } from '@sandy-ui/core/browser/terminal';
 import { terminalThemeFromCss } from '@sandy-ui/core/browser/terminal';
-import { browserKeepsKey, isOfferedLink } from '@sandy-ui/core/common';
+import { browserKeepsKey, chordBindings, isIdeKey, isOfferedLink } from '@sandy-ui/core/common';
+import type { KeyChord } from '@sandy-ui/core/common';
 import { terminalProtocol } from '../terminal-protocol';
 import { propagateStyleNonce, webviewMessenger, webviewState } from './vscode-api';
 
@@ -32,9 +33,10 @@ const view = new SandyTerminalView(termNode, {
     // The host decides again on a click (and resolves symlinks); here only what is drawn as a link.
     openLink: uri => host.notify('openLink', { uri }),
     acceptsLink: uri => isOfferedLink(uri, workspace),
-    // VS Code's webview host passes other IDE keys on by itself; these it leaves to the browser (a "cut").
+    // VS Code's webview host passes other IDE keys on by itself; these it leaves to the browser (a "cut"):
+    // reported (and kept from the browser) only when the extension runs a command for them, once per press.
     ideKeyPressed: event => {
-        if (browserKeepsKey(event)) {
+        if (browserKeepsKey(event) && isIdeKey(event, relayChords) && !event.repeat) {
             event.preventDefault();
             host.notify('ideKey', { code: event.code, ctrl: event.ctrlKey, shift: event.shiftKey, alt: event.altKey, meta: event.metaKey, mac: isMacPlatform() });
         }
@@ -52,7 +54,13 @@ new MutationObserver(() => view.setTheme(theme())).observe(document.body, { attr
 
 // Earlier output: shown, but its notifications and clipboard writes are not acted on again.
 host.onNotification('replay', ({ data }) => view.replay(data));
-host.onNotification('ideKeys', ({ keys }) => view.setIdeKeys(keys));
+/** The chords the extension relays (its Sandy keybindings whose keys the browser keeps); none until it says. */
+let relayChords: KeyChord[] = [];
+host.onNotification('ideKeys', ({ keys, relay }) => {
+    view.setIdeKeys(keys);
+    const isMac = isMacPlatform();
+    relayChords = chordBindings((relay ?? []).map(b => ({ ...b, command: 'relay' })), new Set(['relay']), isMac).map(b => b.chord);
+});
 host.onNotification('links', message => {
     workspace = message.workspace;
 });
