@@ -1,0 +1,88 @@
+/**
+ * Fleet maintenance in a real VS Code (code-server, the linux .vsix) with the fake sandy: "Sandy: Fleet
+ * Maintenance…" → "Remove orphaned sandboxes" shows sandy's dry-run plan and what the plugin leaves
+ * alone in VS Code's modal dialog; Remove removes the sandbox whose project folder is gone, by name,
+ * and keeps the one whose path sandy cut at a `"`. The same core controller as the Theia IDE's.
+ * (integration)
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, Page } from 'playwright-core';
+import { CodeServer, saveFailureEvidence } from './code-server';
+import { poll } from './poll';
+import { platformVsix, requireCompiledFake, World } from './world';
+import { openWorkbench, Workbench } from './workbench';
+
+const NAME = 'fleet-main';
+const ACTION = 'Remove orphaned sandboxes';
+
+describe('Sandy plugin in code-server: fleet maintenance (integration)', function (): void {
+    this.timeout(300_000);
+
+    let world: World;
+    let server: CodeServer;
+    let browser: Browser;
+    let page: Page;
+    let bench: Workbench;
+    let goneBox: string;
+    let quotedBox: string;
+
+    /** A first headless run of sandy in `ws` (makes its sandbox); the sandbox folder. */
+    function sandboxOf(ws: string): string {
+        const r = world.sandy(['-p', 'hi'], ws);
+        expect(r.status, r.stderr).to.equal(0);
+        const prefix = `${path.basename(ws).replace(/[^a-zA-Z0-9._-]/g, '')}-`;
+        const dir = path.join(world.sandyHome, 'sandboxes');
+        const made = fs.readdirSync(dir).filter(n => n.startsWith(prefix) && fs.statSync(path.join(dir, n)).isDirectory());
+        expect(made).to.have.length(1);
+        return path.join(dir, made[0]);
+    }
+
+    before(async function (): Promise<void> {
+        requireCompiledFake();
+        CodeServer.requireInstalled();
+        world = new World('fleet');
+        const workspace = world.workspace(NAME);
+        const gone = world.workspace('fleet-gone');
+        const quoted = world.workspace('fleet "quoted" one');
+        goneBox = sandboxOf(gone);
+        quotedBox = sandboxOf(quoted);
+        fs.rmSync(gone, { recursive: true });
+        server = new CodeServer(world, { label: 'fleet', vsix: platformVsix(), folder: workspace, settings: { 'sandy.passEnvironment': ['FAKE_SANDY_NODE'] } });
+        expect(server.installExtension()).to.contain('was successfully installed');
+        await server.start();
+        ({ browser, page, bench } = await openWorkbench(server));
+    });
+
+    afterEach(async function (): Promise<void> {
+        if (this.currentTest?.state === 'failed' && page) {
+            await saveFailureEvidence('fleet', this.currentTest.title, page, server);
+        }
+    });
+
+    after(async () => {
+        await browser?.close().catch(() => undefined);
+        await world?.dispose(!!process.env.SANDY_E2E_KEEP);
+    });
+
+    it('shows sandy\'s plan in a modal, and Remove removes only the orphan whose folder is really gone', async () => {
+        await bench.openSandyView();
+        await bench.waitForProject(NAME);
+        await bench.runCommand('Sandy: Fleet Maintenance…');
+        const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: ACTION }).first();
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        await row.click();
+        const dialog = page.locator('.monaco-dialog-box');
+        await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+        const text = await dialog.innerText();
+        expect(text).to.contain('sandy --remove-sandbox: 2 target(s)');
+        expect(text).to.contain(`Not removed: ${path.basename(quotedBox)}`);
+        expect(text).to.contain(`Will be removed: ${path.basename(goneBox)}.`);
+        expect(fs.existsSync(goneBox), 'nothing removed before the answer').to.equal(true);
+        await dialog.locator('.monaco-button', { hasText: 'Remove' }).click();
+        await bench.waitForNotification(`${ACTION} finished`, 60_000);
+        await poll(async () => !fs.existsSync(goneBox), { message: 'the orphan to be removed' });
+        expect(fs.existsSync(quotedBox), 'the sandbox of the project with a " in its path is kept').to.equal(true);
+    });
+});
