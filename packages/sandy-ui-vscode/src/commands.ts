@@ -31,6 +31,7 @@ export function registerSandyCommands(commands: ProjectCommands, start: () => vo
         r('sandy.nextWaiting', () => commands.nextWaiting()),
         r('sandy.toggleDoNotDisturb', () => commands.toggleDoNotDisturb()),
         r('sandy.chooseSkillPacks', arg => commands.chooseSkillPacks(arg)),
-        r('sandy.fleetMaintenance', arg => commands.fleetMaintenance(arg))
+        r('sandy.fleetMaintenance', arg => commands.fleetMaintenance(arg)),
+        r('sandy.askOnce', arg => commands.askOnce(arg))
     ];
 }

@@ -103,6 +103,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
         },
         settingsEditor: { open: (workspace, key, scope) => settings.open(workspace, key, scope) },
         approvals: { ask: request => approvals.ask(request) },
+        historyViewer: {
+            open: async id => {
+                const record = (await state.service.listHistory()).find(r => r.id === id);
+                if (record) {
+                    history.openViewer(record);
+                }
+            }
+        },
         notifications: {
             get doNotDisturb() { return state.configuration?.doNotDisturb === true; },
             // The user's own settings: a workspace's value is never read for it.

@@ -48,5 +48,8 @@ export const vscodeHostUi: HostUi = {
     openFolderInNewWindow: async folder => {
         await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
     },
+    input: ({ title, placeholder, validate }) => Promise.resolve(vscode.window.showInputBox({
+        title: plain(title), placeHolder: plain(placeholder), ignoreFocusOut: true, validateInput: value => validate?.(value) ?? null
+    })),
     withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plain(title) }, task))
 };

@@ -69,3 +69,4 @@ export * from './onboarding/wizard-controller';
 export * from './onboarding/wizard-labels';
 export * from './terminal/ide-keys';
 export * from './maintenance/fleet';
+export * from './session/headless';

@@ -27,6 +27,7 @@ export namespace SandyCommands {
     export const GET_STARTED = command(SANDY_IDE_COMMANDS.GET_STARTED);
     export const CHOOSE_SKILL_PACKS = command(SANDY_IDE_COMMANDS.CHOOSE_SKILL_PACKS);
     export const FLEET_MAINTENANCE = command(SANDY_IDE_COMMANDS.FLEET_MAINTENANCE);
+    export const ASK_ONCE = command(SANDY_IDE_COMMANDS.ASK_ONCE);
     /** Theia only: the plugin's view gets VS Code's generated `sandy.projects.focus`. */
     export const SHOW_VIEW: Command = { id: 'sandy.showView', category: SANDY_COMMAND_CATEGORY, label: 'Show Projects' };
 }

@@ -40,6 +40,13 @@ export class SandyHostUi implements HostUi {
         return !!await new ConfirmDialog({ title: options.title, msg, ok: options.ok }).open();
     }
 
+    async input(options: { title: string; placeholder: string; validate?: (value: string) => string | undefined }): Promise<string | undefined> {
+        return this.quickInput.input({
+            title: options.title, placeHolder: options.placeholder, prompt: options.placeholder,
+            validateInput: async value => options.validate?.(value)
+        });
+    }
+
     async withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
         const progress = await this.messageService.showProgress({ text: plainMessageText(title, 'markdown') });
         try {

@@ -18,6 +18,7 @@ import { SandyTerminalManager } from './sandy-terminal-manager';
 import { SandyProjectCommands } from './sandy-project-commands';
 import { openSandyDashboard } from './sandy-dashboard-widget';
 import { openSandyHistory } from './sandy-history-widget';
+import { openSandyHistoryViewer } from './sandy-history-viewer-widget';
 import { openSandyWizard } from './sandy-wizard-widget';
 
 export const SANDY_VIEW_CONTAINER_ID = 'sandy-view-container';
@@ -84,6 +85,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         registry.registerCommand(SandyCommands.GET_STARTED, { execute: () => openSandyWizard(this.widgetManager, this.shell) });
         registry.registerCommand(SandyCommands.CHOOSE_SKILL_PACKS, { execute: (arg?: unknown) => p.chooseSkillPacks(arg) });
         registry.registerCommand(SandyCommands.FLEET_MAINTENANCE, { execute: (arg?: unknown) => p.fleetMaintenance(arg) });
+        registry.registerCommand(SandyCommands.ASK_ONCE, { execute: (arg?: unknown) => p.askOnce(arg) });
         registry.registerCommand({ id: REVEAL_PROJECTS_VIEW }, { execute: () => this.openView({ activate: true, reveal: true }) });
     }
 
@@ -96,6 +98,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.STOP.id, label: SandyCommands.STOP.label, order: 'b' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.DETACH.id, label: SandyCommands.DETACH.label, order: 'c' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.REATTACH.id, label: SandyCommands.REATTACH.label, order: 'd' });
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.ASK_ONCE.id, label: SandyCommands.ASK_ONCE.label, order: 'e' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.OPEN_SETTINGS.id, label: SandyCommands.OPEN_SETTINGS.label, order: '0' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.REVEAL_SANDBOX.id, label: SandyCommands.REVEAL_SANDBOX.label, order: 'a' });
         menus.registerMenuAction(folder, { commandId: SandyCommands.COPY_WORKSPACE_PATH.id, label: SandyCommands.COPY_WORKSPACE_PATH.label, order: 'b' });
@@ -149,6 +152,7 @@ export function bindSandyProjectCommands(bind: interfaces.Bind): void {
                 reveal: async () => { await commands.executeCommand(REVEAL_PROJECTS_VIEW); }
             },
             settingsEditor: { open: (workspace, key, scope) => openSettingsEditor(widgets, shell, workspace, key, scope) },
+            historyViewer: { open: id => openSandyHistoryViewer(widgets, shell, id) },
             // Called at ask time: the approval service itself injects these commands.
             approvals: { ask: request => container.get(SandyApprovalService).ask(request) }
         });

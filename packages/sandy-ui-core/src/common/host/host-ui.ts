@@ -30,6 +30,8 @@ export interface HostUi {
     /** A folder picker (starting at the window's first folder); undefined when cancelled. */
     pickFolder(options: { title: string; openLabel: string }): Promise<string | undefined>;
     openFolderInNewWindow(folder: string): Promise<void>;
+    /** A line of text from the user (`validate`: why the value cannot be taken, or undefined); undefined when cancelled. */
+    input(options: { title: string; placeholder: string; validate?: (value: string) => string | undefined }): Promise<string | undefined>;
     /** Runs `task` while a progress notification says `title` (no cancel: sandy's commands run to their end). */
     withProgress<T>(title: string, task: () => Promise<T>): Promise<T>;
 }

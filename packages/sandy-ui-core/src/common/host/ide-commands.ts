@@ -23,7 +23,8 @@ export const SANDY_IDE_COMMANDS = {
     SHOW_HISTORY: { id: 'sandy.showHistory', label: 'Show History', icon: 'history' },
     GET_STARTED: { id: 'sandy.getStarted', label: 'Get Started', icon: 'rocket' },
     CHOOSE_SKILL_PACKS: { id: 'sandy.chooseSkillPacks', label: 'Choose Skill Packs…', icon: 'extensions' },
-    FLEET_MAINTENANCE: { id: 'sandy.fleetMaintenance', label: 'Fleet Maintenance…', icon: 'tools' }
+    FLEET_MAINTENANCE: { id: 'sandy.fleetMaintenance', label: 'Fleet Maintenance…', icon: 'tools' },
+    ASK_ONCE: { id: 'sandy.askOnce', label: 'Ask the Agent Once…', icon: 'comment-discussion' }
 } as const satisfies Record<string, { id: string; label: string; icon?: string }>;
 
 export type SandyIdeCommandId = typeof SANDY_IDE_COMMANDS[keyof typeof SANDY_IDE_COMMANDS]['id'];

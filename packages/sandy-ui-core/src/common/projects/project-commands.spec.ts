@@ -9,6 +9,7 @@ import type { SessionTab } from '../terminal/session-tabs';
 import type { LaunchClearance } from '../session/launch-flow';
 import { SandyError } from '../sandy/errors';
 import type { FleetPlan } from '../maintenance/fleet';
+import type { HeadlessOutcome } from '../session/headless';
 import { isProject, isSession, ProjectCommands, ProjectCommandsService, ProjectSessionTabs, SelfHostedSessions } from './project-commands';
 
 function project(name: string, extra: Partial<DerivedProject> = {}): DerivedProject {
@@ -57,6 +58,10 @@ class World {
     cliFlags: string[] | undefined;
     fleetPlanAnswer: FleetPlan = { action: 'gc', text: '', ok: true, nothingToDo: false };
     fleetRunAnswer: RunOutcome = { ok: true, stdout: '', stderr: '' };
+    headlessAnswer: HeadlessOutcome = { ok: true, exitCode: 0, answer: 'Done.\nMore.', sandyLines: ['[sandy] Reusing sandbox'], stderr: '', historyId: '2026-12-03-alpha-1' };
+    /** What the prompt box answers (undefined: cancelled); the validation message it would show for `probe`. */
+    inputAnswer: string | undefined = 'summarise the README';
+    inputProbe = '-rf';
     revoked = true;
     stopped: SessionInfo | undefined;
     folderPlan: SandyFolderPlan = { lines: ['Creates .sandy/config'], secretsAvailable: false };
@@ -82,7 +87,8 @@ class World {
         getSettings: ws => this.call('getSettings', `getSettings ${ws}`, this.settings),
         saveSettings: (scope, ws, edits) => this.call('saveSettings', `save ${scope} ${ws} ${JSON.stringify(edits.config)}`, { ok: true }),
         fleetPlan: (action, options) => this.call('fleetPlan', `fleetPlan ${action} ${JSON.stringify(options ?? {})}`, this.fleetPlanAnswer),
-        fleetRun: (action, options) => this.call('fleetRun', `fleetRun ${action} ${JSON.stringify(options ?? {})}`, this.fleetRunAnswer)
+        fleetRun: (action, options) => this.call('fleetRun', `fleetRun ${action} ${JSON.stringify(options ?? {})}`, this.fleetRunAnswer),
+        runHeadless: (ws, prompt) => this.call('runHeadless', `runHeadless ${ws} ${JSON.stringify(prompt)}`, this.headlessAnswer)
     };
     settings = {
         schema: { skill_packs: [{ name: 'gstack', repo: 'https://github.com/garrytan/gstack' }, { name: 'other' }] },
@@ -115,7 +121,8 @@ class World {
         writeClipboard: async t => { this.log.push(`clipboard ${t}`); },
         pickFolder: async o => { this.log.push(`pickFolder ${o.title} [${o.openLabel}]`); return this.picked; },
         openFolderInNewWindow: async f => { this.log.push(`newWindow ${f}`); },
-        withProgress: async (title, task) => { this.log.push(`progress ${title}`); return task(); }
+        withProgress: async (title, task) => { this.log.push(`progress ${title}`); return task(); },
+        input: async o => { this.log.push(`input ${o.title} (${o.validate?.(this.inputProbe)})`); return this.inputAnswer; }
     };
 
     readonly tabs: ProjectSessionTabs = {
@@ -137,7 +144,8 @@ class World {
         tabs: this.tabs,
         projectsView: { get selectedProject() { return world().selected; }, reveal: async () => { this.log.push('revealView'); } },
         settingsEditor: { open: async (ws, key, scope) => { this.log.push(`settings ${ws ?? '<global>'}${key ? ` ${key}` : ''}${scope ? ` ${scope}` : ''}`); } },
-        approvals: { ask: async r => { this.log.push(`ask ${r.token}`); return this.decision; } }
+        approvals: { ask: async r => { this.log.push(`ask ${r.token}`); return this.decision; } },
+        historyViewer: { open: async id => { this.log.push(`viewer ${id}`); } }
     });
 }
 
@@ -709,6 +717,34 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.cliFlags = undefined;
             await w.commands.fleetMaintenance();
             expect(w.log).to.deep.equal(['refresh', 'info Sandy: the installed sandy offers no fleet maintenance commands.']);
+        });
+    });
+
+    describe('askOnce: sandy -p in a project, the answer in the history viewer', () => {
+        it('the only open folder, a prompt (options refused), progress, the answer opened read-only and its first line said', async () => {
+            const w = current;
+            w.openFolders = ['/home/u/alpha'];
+            await w.commands.askOnce();
+            expect(w.log).to.deep.equal([
+                'input Sandy: Ask the Agent Once (sandy -p) (A prompt cannot start with "-".)',
+                'progress Sandy: alpha: the agent is answering (sandy -p)…',
+                'runHeadless /home/u/alpha "summarise the README"',
+                'viewer 2026-12-03-alpha-1',
+                'info Sandy: alpha answered: Done.'
+            ]);
+        });
+
+        it('cancelled: nothing runs; sandy refusing says why, as sandy said it', async () => {
+            const w = current;
+            w.openFolders = ['/home/u/alpha'];
+            w.inputAnswer = undefined;
+            await w.commands.askOnce();
+            expect(w.log.filter(l => !l.startsWith('input'))).to.deep.equal([]);
+            w.inputAnswer = 'go';
+            w.headlessAnswer = { ok: false, exitCode: 1, answer: '', sandyLines: [], stderr: '[sandy] Another sandy is already running for this workspace.\n' };
+            await w.commands.askOnce(project('beta'));
+            expect(w.log).to.include('error Sandy: sandy -p in beta failed (exit 1): [sandy] Another sandy is already running for this workspace.');
+            expect(w.log.some(l => l.startsWith('viewer')), 'no record: no viewer').to.equal(false);
         });
     });
 });

@@ -22,6 +22,9 @@ import {
     availableFleetActions, fleetAction, fleetConfirmText, fleetDoneText, fleetFailedText, FleetOptions, FLEET_IDLE_PLACEHOLDER, FLEET_PICK_PLACEHOLDER,
     fleetNothingToDoText, fleetPlanFailedText, fleetPlanTitle, fleetPlanningText, fleetRunningText, NO_FLEET_ACTIONS_TEXT, UPDATE_SESSIONS_IDLE_CHOICES
 } from '../maintenance/fleet';
+import {
+    headlessDoneText, headlessFailedText, headlessPromptPlaceholder, headlessPromptProblem, headlessRunningText, HEADLESS_PROMPT_TITLE
+} from '../session/headless';
 
 /** A command argument that is a project (a tree row, or a plain JSON copy of one from another host). */
 export function isProject(arg: unknown): arg is DerivedProject {
@@ -80,7 +83,7 @@ export interface ProjectSessionTabs extends SessionTabs {
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
     'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'
-    | 'getSettings' | 'saveSettings' | 'fleetPlan' | 'fleetRun'>;
+    | 'getSettings' | 'saveSettings' | 'fleetPlan' | 'fleetRun' | 'runHeadless'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
@@ -98,8 +101,15 @@ export interface DoNotDisturbPort {
     setDoNotDisturb(on: boolean): Promise<void>;
 }
 
+/** The host's read-only viewer of a history record (an editor tab). */
+export interface HistoryViewerPort {
+    open(recordId: string): Promise<void>;
+}
+
 export interface ProjectCommandsPorts {
     service: ProjectCommandsService;
+    /** Where a headless answer is shown (none: only the notification). */
+    historyViewer?: HistoryViewerPort;
     notifications?: DoNotDisturbPort;
     state: ProjectCommandsState;
     ui: HostUi;
@@ -410,6 +420,41 @@ export class ProjectCommands {
             void ui.error(commandFailedText(`removing the sandbox of ${project.displayName}`, toProblem(e)));
         }
         await this.refresh();
+    }
+
+    /**
+     * Ask the agent once (common/session/headless.ts): a project (the row, the only open folder, else a
+     * pick), a prompt, `sandy -p` with progress; the answer opens in the history viewer (read-only), and a
+     * notification says its first line. sandy's refusal is shown as sandy said it.
+     */
+    async askOnce(arg?: unknown): Promise<void> {
+        const { ui, service, state, historyViewer } = this.ports;
+        const project = isProject(arg) ? arg
+            : state.openFolders.length === 1 ? { workspacePath: state.openFolders[0], displayName: workspaceLabel(state.openFolders[0]) }
+                : await this.projectOf(arg);
+        const workspace = project?.workspacePath;
+        if (!project || !workspace) {
+            return;
+        }
+        const name = project.displayName ?? workspaceLabel(workspace);
+        const prompt = await ui.input({ title: HEADLESS_PROMPT_TITLE, placeholder: headlessPromptPlaceholder(name), validate: headlessPromptProblem });
+        if (prompt === undefined) {
+            return;
+        }
+        try {
+            const outcome = await ui.withProgress(headlessRunningText(name), () => service.runHeadless(workspace, prompt));
+            const open = outcome.historyId && historyViewer ? () => historyViewer.open(outcome.historyId!) : undefined;
+            if (open) {
+                await open();
+            }
+            if (outcome.ok) {
+                void ui.info(headlessDoneText(name, outcome.answer));
+            } else {
+                void ui.error(headlessFailedText(name, outcome));
+            }
+        } catch (e) {
+            void ui.error(commandFailedText(`asking the agent of ${name}`, toProblem(e)));
+        }
     }
 
     /**

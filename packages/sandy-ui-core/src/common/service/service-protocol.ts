@@ -10,6 +10,7 @@ import type { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnap
 import type { OnboardingState } from '../onboarding/onboarding-state';
 import type { PrerequisiteReport } from '../onboarding/prerequisites';
 import type { FleetActionId, FleetOptions, FleetPlan } from '../maintenance/fleet';
+import type { HeadlessOutcome } from '../session/headless';
 import { isSandyError } from '../sandy/errors';
 
 /**
@@ -197,6 +198,8 @@ export interface SandyService {
     fleetPlan(action: FleetActionId, options?: FleetOptions): Promise<FleetPlan>;
     /** Runs a fleet maintenance command (the user has read its plan). */
     fleetRun(action: FleetActionId, options?: FleetOptions): Promise<RunOutcome>;
+    /** `sandy -p <prompt>` in the project (one shot, no session): its answer, kept in the history too. */
+    runHeadless(workspace: string, prompt: string): Promise<HeadlessOutcome>;
     sessions(): Promise<SessionInfo[]>;
     stop(sessionId: string): Promise<SessionInfo | undefined>;
     /** Show a daemon session in the IDE again: our attach client takes it from another terminal (or retries a failed attach). */
@@ -242,7 +245,7 @@ export interface SandyService {
 export const SANDY_SERVICE_METHODS = Object.keys({
     configure: 0, snapshot: 0, refresh: 0, setVisible: 0, setOpenFolders: 0, setSeen: 0, addProject: 0, removeProject: 0, canonicalWorkspace: 0,
     launch: 0, preflight: 0, revealApprovalLine: 0, revokeApproval: 0, getSettings: 0, saveSettings: 0, addSecretsToGitignore: 0,
-    rebuildSandbox: 0, removeSandbox: 0, fleetPlan: 0, fleetRun: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
+    rebuildSandbox: 0, removeSandbox: 0, fleetPlan: 0, fleetRun: 0, runHeadless: 0, sessions: 0, stop: 0, takeBack: 0, resize: 0, forgetSession: 0, listHistory: 0, readHistory: 0, removeHistory: 0,
     dashboard: 0, getOnboarding: 0, wizardAtStart: 0, planSandyFolder: 0, createSandyFolder: 0, saveOnboarding: 0, prerequisites: 0, agentChoices: 0, settingsBootstrap: 0, startImageBuild: 0, imageBuild: 0
 } satisfies Record<keyof SandyService, 0>) as ReadonlyArray<keyof SandyService>;
 

@@ -16,7 +16,8 @@ export interface HistoryRecord {
     sandbox: string;
     agent?: string;
     model?: string;
-    mode: 'daemon' | 'foreground';
+    /** `headless`: a one-shot `sandy -p` run (its answer and sandy's lines). */
+    mode: 'daemon' | 'foreground' | 'headless';
     /** Epoch milliseconds. */
     startedAt: number;
     /** Epoch milliseconds; absent while it runs (or if the IDE died before it ended). */
@@ -110,7 +111,7 @@ export function parseHistoryRecord(value: unknown): HistoryRecord | undefined {
     const optStr = (x: unknown): boolean => x === undefined || str(x, 1024);
     const optNum = (x: unknown): boolean => x === undefined || num(x);
     if (!isHistoryId(v.id) || !str(v.workspace) || !str(v.project, 1024) || !str(v.sandbox, 1024)
-        || !optStr(v.agent) || !optStr(v.model) || (v.mode !== 'daemon' && v.mode !== 'foreground')
+        || !optStr(v.agent) || !optStr(v.model) || (v.mode !== 'daemon' && v.mode !== 'foreground' && v.mode !== 'headless')
         || !num(v.startedAt) || !optNum(v.endedAt) || !optNum(v.exitCode) || !optNum(v.signal) || !optStr(v.endReason)
         || !num(v.bytes) || v.bytes < 0 || typeof v.truncated !== 'boolean' || !optNum(v.dropped)) {
         return undefined;

@@ -48,7 +48,7 @@ export interface HistoryBeginMeta {
     sandbox: string;
     agent?: string;
     model?: string;
-    mode: 'daemon' | 'foreground';
+    mode: 'daemon' | 'foreground' | 'headless';
     startedAt: number;
 }
 
@@ -103,7 +103,7 @@ export class SessionHistory {
             workspace: bounded(meta.workspace, 4096),
             project: bounded(meta.project, 1024),
             sandbox: bounded(meta.sandbox, 1024),
-            mode: meta.mode === 'foreground' ? 'foreground' : 'daemon',
+            mode: meta.mode === 'foreground' || meta.mode === 'headless' ? meta.mode : 'daemon',
             startedAt,
             bytes: 0,
             truncated: false

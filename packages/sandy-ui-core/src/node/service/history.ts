@@ -4,6 +4,7 @@ import type { HistoryChunk, HistoryQuery, HistoryRecord } from '../../common/ses
 import type { SessionInfo } from '../../common/session/session-types';
 import { workspaceLabel } from '../../common/host/labels';
 import { HistoryRecorder, SessionHistory } from '../history/session-history';
+import type { HistoryBeginMeta, HistoryEndInfo } from '../history/session-history';
 import type { PtySupervisor } from '../terminal/pty-supervisor';
 
 /** What the capture reads of the service. */
@@ -79,6 +80,24 @@ export class HistoryCapture implements DisposableLike {
             return;
         }
         this.recording.set(info.id, { recorder, data });
+    }
+
+    /**
+     * A run the IDE did not host on a PTY (a headless `sandy -p`), kept whole: its text and its end.
+     * The record's id, or undefined when no history is kept (a cap of 0) or it could not be written.
+     */
+    async recordOnce(meta: HistoryBeginMeta, text: string, end: HistoryEndInfo): Promise<string | undefined> {
+        if (this.capMb <= 0) {
+            return undefined;
+        }
+        const recorder = this.history.begin(meta);
+        if (!recorder.active) {
+            void recorder.dispose();
+            return undefined;
+        }
+        recorder.write(text);
+        await recorder.end(end);
+        return recorder.id;
     }
 
     list(query?: HistoryQuery): Promise<HistoryRecord[]> {

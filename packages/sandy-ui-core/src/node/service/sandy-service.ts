@@ -35,6 +35,8 @@ import { PreparedLaunch, SandyLauncher } from './launch';
 import { SettingsService } from './settings';
 import { SandboxMaintenance } from './maintenance';
 import { FleetMaintenance } from './fleet';
+import { HeadlessRuns } from './headless';
+import type { HeadlessOutcome } from '../../common/session/headless';
 import type { FleetActionId, FleetOptions, FleetPlan } from '../../common/maintenance/fleet';
 import { OnboardingService } from './onboarding';
 import { SandyFolders } from './sandy-folders';
@@ -114,6 +116,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     protected readonly settings: SettingsService;
     protected readonly maintenance: SandboxMaintenance;
     protected readonly fleet: FleetMaintenance;
+    protected readonly headless: HeadlessRuns;
     protected readonly onboardingPart: OnboardingService;
     protected readonly sandyFolders: SandyFolders;
     protected started = false;
@@ -169,6 +172,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
             supervisor: this.supervisor,
             log: message => this.options.logger.warn(message)
         });
+        this.headless = new HeadlessRuns(this.ctx, this.discovery, this.history);
         this.supervisor.setSessionPort({
             commandLine: () => {
                 const located = this.discovery.located;
@@ -468,6 +472,11 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     /** sandy's plan (`--dry-run`) for a fleet maintenance command (common/maintenance/fleet.ts). */
     fleetPlan(action: FleetActionId, options?: FleetOptions): Promise<FleetPlan> {
         return this.fleet.plan(action, options);
+    }
+
+    /** `sandy -p <prompt>` in the project: the agent's answer, sandy's lines, the history record. */
+    runHeadless(workspace: string, prompt: string): Promise<HeadlessOutcome> {
+        return this.headless.run(workspace, prompt);
     }
 
     /** Runs a fleet maintenance command (after the user read its plan). */
