@@ -2,7 +2,8 @@
  * Fleet maintenance in a real VS Code (code-server, the linux .vsix) with the fake sandy: "Sandy: Fleet
  * Maintenance…" → "Remove orphaned sandboxes" shows sandy's dry-run plan and what the plugin leaves
  * alone in VS Code's modal dialog; Remove removes the sandbox whose project folder is gone, by name,
- * and keeps the one whose path sandy cut at a `"`. The same core controller as the Theia IDE's.
+ * and keeps the one whose path sandy cut at a `"`. "Sandy: Ask the Agent Once…" runs `sandy -p` in the
+ * window's folder and opens the answer in the history viewer. The same core controller as the Theia IDE's.
  * (integration)
  */
 import { expect } from 'chai';
@@ -12,12 +13,12 @@ import type { Browser, Page } from 'playwright-core';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
-import { openWorkbench, Workbench } from './workbench';
+import { openWorkbench, terminalText, Workbench } from './workbench';
 
 const NAME = 'fleet-main';
 const ACTION = 'Remove orphaned sandboxes';
 
-describe('Sandy plugin in code-server: fleet maintenance (integration)', function (): void {
+describe('Sandy plugin in code-server: fleet maintenance and the headless one-shot (integration)', function (): void {
     this.timeout(300_000);
 
     let world: World;
@@ -84,5 +85,19 @@ describe('Sandy plugin in code-server: fleet maintenance (integration)', functio
         await bench.waitForNotification(`${ACTION} finished`, 60_000);
         await poll(async () => !fs.existsSync(goneBox), { message: 'the orphan to be removed' });
         expect(fs.existsSync(quotedBox), 'the sandbox of the project with a " in its path is kept').to.equal(true);
+    });
+
+    it('asks the agent once: a prompt in the input box, sandy -p in the folder, the answer in the history viewer', async () => {
+        await bench.runCommand('Sandy: Ask the Agent Once…');
+        const input = page.locator('.quick-input-widget input.input');
+        await poll(async () => (await input.getAttribute('placeholder'))?.includes('It answers once'), { message: 'the prompt box' });
+        const prompt = 'list the <b>files</b> here';
+        await input.fill(prompt);
+        await page.keyboard.press('Enter');
+        await bench.waitForTab(t => t.startsWith(`History: ${NAME}`), 'the viewer tab');
+        const viewer = await bench.visibleWebview('history-viewer', 60_000);
+        await poll(async () => (await terminalText(viewer)).includes(`FAKE-AGENT-ANSWER: ${prompt}`), { message: 'the answer in the viewer', timeout: 60_000 });
+        expect(await terminalText(viewer)).to.contain('--- sandy ---');
+        await bench.waitForNotification(`${NAME} answered: FAKE-AGENT-ANSWER: ${prompt}`, 60_000);
     });
 });
