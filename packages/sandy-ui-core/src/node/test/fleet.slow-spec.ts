@@ -1,12 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { SandyServiceCore } from '../service/sandy-service';
-
-const REPO_ROOT = path.resolve(__dirname, '../../../../..');
-const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
+import { FAKE_SANDY, FakeSandyService, startFakeSandyService } from './fake-sandy-service';
 
 /**
  * Fleet maintenance through the service both hosts wrap, against the fake sandy (held to sandy 1.7.1's
@@ -15,58 +11,21 @@ const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
  */
 describe('SandyServiceCore fleet maintenance (slow)', function () {
     this.timeout(60_000);
-    let root: string;
+    let fake: FakeSandyService | undefined;
     let home: string;
     let sandyHome: string;
-    let log: string;
-    let service: SandyServiceCore;
-    let savedEnv: Record<string, string | undefined>;
-    const touched = ['HOME', 'SANDY_HOME', 'FAKE_SANDY_NODE'];
-
-    before(() => {
-        if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'lib', 'fake-sandy', 'main.js'))) {
-            throw new Error('The fake sandy is not compiled; run `npx tsc -b test` first.');
-        }
-    });
+    let service: FakeSandyService['service'];
 
     async function startService(docker: boolean): Promise<void> {
-        const wrapper = path.join(root, 'bin', 'sandy');
-        fs.mkdirSync(path.dirname(wrapper), { recursive: true });
-        fs.writeFileSync(wrapper, `#!/usr/bin/env bash\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
-        const env: Record<string, string> = { HOME: home, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', FAKE_SANDY_NODE: process.execPath, FAKE_SANDY_NO_DOCKER: docker ? '0' : 'not-running' };
-        service = new SandyServiceCore({
-            logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-            spawnPty: () => { throw new Error('no PTY in these tests'); },
-            env, home, dataDir: path.join(root, 'ide-data')
-        });
-        service.start();
-        const status = await service.configure({ sandyPath: wrapper, passEnv: ['FAKE_SANDY_NODE', 'FAKE_SANDY_NO_DOCKER'] });
-        expect(status.found, JSON.stringify(status)).to.equal(true);
-        expect(status.cliFlags).to.include('--gc').and.include('--remove-sandbox');
+        await fake?.dispose();
+        fake = await startFakeSandyService('fleet', { FAKE_SANDY_NO_DOCKER: docker ? '0' : 'not-running' });
+        ({ home, sandyHome, service } = fake);
+        expect(fake.service.sandyStatus.cliFlags).to.include('--gc').and.include('--remove-sandbox');
     }
 
-    beforeEach(() => {
-        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-fleet-')));
-        home = path.join(root, 'home');
-        sandyHome = path.join(home, '.sandy');
-        fs.mkdirSync(home, { recursive: true });
-        log = path.join(root, 'sandy-calls.log');
-        savedEnv = Object.fromEntries(touched.map(n => [n, process.env[n]]));
-        process.env.HOME = home;
-        process.env.FAKE_SANDY_NODE = process.execPath;
-        delete process.env.SANDY_HOME;
-    });
     afterEach(async () => {
-        await service.poller.pollNow();
-        await service.dispose();
-        for (const n of touched) {
-            if (savedEnv[n] === undefined) {
-                delete process.env[n];
-            } else {
-                process.env[n] = savedEnv[n];
-            }
-        }
-        fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+        await fake?.dispose();
+        fake = undefined;
     });
 
     const launchOnce = (ws: string): string => {
@@ -76,7 +35,7 @@ describe('SandyServiceCore fleet maintenance (slow)', function () {
         const sandboxes = fs.readdirSync(path.join(sandyHome, 'sandboxes'));
         return sandboxes.map(n => path.join(sandyHome, 'sandboxes', n)).sort((a, b) => fs.statSync(b).ctimeMs - fs.statSync(a).ctimeMs)[0];
     };
-    const calls = (): string[] => fs.readFileSync(log, 'utf8').trim().split('\n').map(l => l.split('\t')[1]);
+    const calls = (): string[] => fake!.calls().map(c => c.args);
 
     it('orphans: sandy\'s plan shown, only sandboxes whose recorded folder is gone and matches their name removed, by name; a quote-cut path is left alone', async () => {
         await startService(false);
@@ -111,12 +70,12 @@ describe('SandyServiceCore fleet maintenance (slow)', function () {
         const plan = await service.fleetPlan('gc');
         expect(plan).to.deep.include({ ok: true, nothingToDo: true, exitCode: 0 });
         expect(plan.text).to.contain('sandy --gc: reclaim plan').and.contain('Nothing to reclaim.');
-        await service.dispose();
+        const before = calls();
         await startService(false);
         const failed = await service.fleetPlan('gc');
         expect(failed).to.deep.include({ ok: false, exitCode: 1 });
         expect(failed.text).to.contain('--gc requires a reachable Docker daemon.');
-        expect(calls().filter(c => c.startsWith('--gc'))).to.deep.equal(['--gc --dry-run', '--gc --dry-run']);
+        expect([...before, ...calls()].filter(c => c.startsWith('--gc'))).to.deep.equal(['--gc --dry-run', '--gc --dry-run']);
     });
 
     it('refuses what sandy does not offer and anything that is not an action: nothing runs', async () => {

@@ -1,11 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { SandyServiceCore } from '../service/sandy-service';
-
-const REPO_ROOT = path.resolve(__dirname, '../../../../..');
-const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
+import { FakeSandyService, startFakeSandyService } from './fake-sandy-service';
 
 /**
  * The headless one-shot through the service both hosts wrap, against the fake sandy (held to sandy
@@ -13,50 +9,16 @@ const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
  */
 describe('SandyServiceCore headless one-shot (slow)', function () {
     this.timeout(60_000);
-    let root: string;
+    let fake: FakeSandyService;
     let home: string;
-    let log: string;
-    let service: SandyServiceCore;
-    let savedEnv: Record<string, string | undefined>;
-    const touched = ['HOME', 'SANDY_HOME', 'FAKE_SANDY_NODE'];
+    let service: FakeSandyService['service'];
 
     beforeEach(async () => {
-        if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'lib', 'fake-sandy', 'main.js'))) {
-            throw new Error('The fake sandy is not compiled; run `npx tsc -b test` first.');
-        }
-        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-headless-')));
-        home = path.join(root, 'home');
-        fs.mkdirSync(home, { recursive: true });
-        log = path.join(root, 'sandy-calls.log');
-        savedEnv = Object.fromEntries(touched.map(n => [n, process.env[n]]));
-        process.env.HOME = home;
-        process.env.FAKE_SANDY_NODE = process.execPath;
-        delete process.env.SANDY_HOME;
-        const wrapper = path.join(root, 'bin', 'sandy');
-        fs.mkdirSync(path.dirname(wrapper), { recursive: true });
-        fs.writeFileSync(wrapper, `#!/usr/bin/env bash\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
-        service = new SandyServiceCore({
-            logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-            spawnPty: () => { throw new Error('no PTY in these tests'); },
-            env: { HOME: home, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', FAKE_SANDY_NODE: process.execPath },
-            home, dataDir: path.join(root, 'ide-data')
-        });
-        service.start();
-        expect((await service.configure({ sandyPath: wrapper, passEnv: ['FAKE_SANDY_NODE'] })).found).to.equal(true);
+        fake = await startFakeSandyService('headless');
+        ({ home, service } = fake);
     });
-    afterEach(async () => {
-        await service.poller.pollNow();
-        await service.dispose();
-        for (const n of touched) {
-            if (savedEnv[n] === undefined) {
-                delete process.env[n];
-            } else {
-                process.env[n] = savedEnv[n];
-            }
-        }
-        fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    });
-    const calls = (): Array<{ cwd: string; args: string }> => fs.readFileSync(log, 'utf8').trim().split('\n').map(l => l.split('\t')).map(([cwd, args]) => ({ cwd, args }));
+    afterEach(() => fake.dispose());
+    const calls = () => fake.calls();
 
     it('runs sandy -p with the prompt as one argument in the project, splits the answer from sandy\'s lines, keeps both in the history', async () => {
         const ws = path.join(home, 'code', 'ask-me');

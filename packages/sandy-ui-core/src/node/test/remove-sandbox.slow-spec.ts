@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { SandyServiceCore } from '../service/sandy-service';
 import { sandboxNameFor } from '../sandy/lock-sweep';
-
-const REPO_ROOT = path.resolve(__dirname, '../../../../..');
-const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
+import { FAKE_SANDY, FakeSandyService, startFakeSandyService } from './fake-sandy-service';
 
 /**
  * Remove Sandbox through the service both hosts wrap, against the fake sandy (which implements
@@ -17,60 +13,16 @@ const FAKE_SANDY = path.join(REPO_ROOT, 'test', 'fake-sandy', 'bin', 'sandy');
  */
 describe('SandyServiceCore maintenance runs (slow)', function () {
     this.timeout(60_000);
-    let root: string;
+    let fake: FakeSandyService;
     let home: string;
     let sandyHome: string;
-    let log: string;
-    let service: SandyServiceCore;
-    let savedEnv: Record<string, string | undefined>;
-    const touched = ['HOME', 'SANDY_HOME', 'FAKE_SANDY_NODE'];
-
-    before(() => {
-        if (!fs.existsSync(path.join(REPO_ROOT, 'test', 'lib', 'fake-sandy', 'main.js'))) {
-            throw new Error('The fake sandy is not compiled; run `npx tsc -b test` first.');
-        }
-    });
+    let service: FakeSandyService['service'];
 
     beforeEach(async () => {
-        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-rm-')));
-        home = path.join(root, 'home');
-        sandyHome = path.join(home, '.sandy');
-        fs.mkdirSync(home, { recursive: true });
-        log = path.join(root, 'sandy-calls.log');
-        // The service's state polls read the process environment (as in both hosts), so HOME is set there too.
-        savedEnv = Object.fromEntries(touched.map(n => [n, process.env[n]]));
-        process.env.HOME = home;
-        process.env.FAKE_SANDY_NODE = process.execPath;
-        delete process.env.SANDY_HOME;
-        // A sandy that records where it was started and with what, then is the fake sandy.
-        const wrapper = path.join(root, 'bin', 'sandy');
-        fs.mkdirSync(path.dirname(wrapper), { recursive: true });
-        fs.writeFileSync(wrapper, `#!/usr/bin/env bash\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
-        service = new SandyServiceCore({
-            logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-            spawnPty: () => { throw new Error('no PTY in these tests'); },
-            env: { HOME: home, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', FAKE_SANDY_NODE: process.execPath },
-            home,
-            dataDir: path.join(root, 'ide-data')
-        });
-        service.start();
-        const status = await service.configure({ sandyPath: wrapper, passEnv: ['FAKE_SANDY_NODE'] });
-        expect(status.found, JSON.stringify(status)).to.equal(true);
+        fake = await startFakeSandyService('rm');
+        ({ home, sandyHome, service } = fake);
     });
-    afterEach(async () => {
-        // Let the polls a maintenance run queued finish before their HOME is deleted.
-        await service.poller.pollNow();
-        await service.poller.pollNow();
-        await service.dispose();
-        for (const n of touched) {
-            if (savedEnv[n] === undefined) {
-                delete process.env[n];
-            } else {
-                process.env[n] = savedEnv[n];
-            }
-        }
-        fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-    });
+    afterEach(() => fake.dispose());
 
     /** A real first launch of the fake in `ws` (headless), which creates its sandbox and WORKSPACE.json. */
     const launchOnce = (ws: string): string => {
@@ -81,8 +33,7 @@ describe('SandyServiceCore maintenance runs (slow)', function () {
         expect(fs.existsSync(path.join(dir, 'WORKSPACE.json')), 'precondition: the sandbox exists').to.equal(true);
         return dir;
     };
-    const calls = (): Array<{ cwd: string; args: string }> => fs.readFileSync(log, 'utf8').trim().split('\n')
-        .map(l => l.split('\t')).map(([cwd, args]) => ({ cwd, args }));
+    const calls = (): Array<{ cwd: string; args: string }> => fake.calls();
     const maintenanceCalls = (): Array<{ cwd: string; args: string }> => calls().filter(c => /--(remove|reset)-sandbox/.test(c.args));
 
     for (const polled of [true, false]) {
