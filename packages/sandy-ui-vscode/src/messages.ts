@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { plainMessageText } from '@sandy-ui/core/common';
+import { plainDetailText, plainMessageText } from '@sandy-ui/core/common';
 import type { HostUi, PickItem } from '@sandy-ui/core/common';
 
 /**
@@ -35,7 +35,8 @@ export const vscodeHostUi: HostUi = {
     warn: (message, ...actions) => Promise.resolve(showWarning(message, ...actions)),
     error: (message, ...actions) => Promise.resolve(showError(message, ...actions)),
     // A modal message is VS Code's confirmation; its title would only repeat the question.
-    confirm: async ({ message, ok }) => await showWarning(message, { modal: true }, ok) === ok,
+    // VS Code shows a modal's detail as plain text with its line breaks (a plan's table), below the message.
+    confirm: async ({ message, detail, ok }) => await showWarning(message, { modal: true, ...(detail ? { detail: plainDetailText(detail) } : {}) }, ok) === ok,
     pick: async <T>(items: PickItem<T>[], placeHolder: string) =>
         (await vscode.window.showQuickPick(items.map(i => ({ label: i.label, description: i.description, detail: i.detail, value: i.value })), { placeHolder }))?.value,
     pickMany: async <T>(items: Array<PickItem<T> & { picked?: boolean }>, placeHolder: string) =>

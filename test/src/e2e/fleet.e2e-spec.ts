@@ -66,7 +66,7 @@ describe('Fleet maintenance (end to end)', () => {
         const text = (await dialog(app).locator('.dialogContent').innerText()).replace(/\u00a0/g, ' ');
         expect(text).to.contain('sandy --remove-sandbox: 2 target(s)');
         expect(text).to.contain(`Not removed: ${path.basename(quotedBox)}`);
-        expect(text).to.contain(`Will be removed: ${path.basename(goneBox)}.`);
+        expect(text).to.contain(`Will be removed (1): ${path.basename(goneBox)} (was ${gone}).`);
         expect(await dialog(app).locator('.dialogTitle').innerText()).to.contain(ACTION);
         await dialog(app).locator('button', { hasText: 'Cancel' }).click();
         await dialog(app).waitFor({ state: 'hidden' });

@@ -6,7 +6,7 @@ import URI from '@theia/core/lib/common/uri';
 import { FileDialogService } from '@theia/filesystem/lib/browser';
 import { WorkspaceService } from '@theia/workspace/lib/browser';
 import type { HostUi, PickItem } from '@sandy-ui/core/common';
-import { plainMessageText } from '@sandy-ui/core/common';
+import { cleanNotificationText, MAX_MESSAGE_TEXT, plainDetailText, plainMessageText } from '@sandy-ui/core/common';
 import { SandyMessages } from './sandy-messages';
 
 /** Core's {@link HostUi} port in Theia: messages (as text, through SandyMessages), quick picks, dialogs, clipboard. */
@@ -31,18 +31,27 @@ export class SandyHostUi implements HostUi {
         return this.messages.error(message, ...actions);
     }
 
-    async confirm(options: { title: string; message: string; ok: string }): Promise<boolean> {
-        // As text (sandy's plans name workspaces), lines kept: a plan is a table.
+    async confirm(options: { title: string; message: string; detail?: string; ok: string }): Promise<boolean> {
+        // As text (sandy's plans name workspaces): the message, then the detail with its lines kept (a plan is a table).
         const msg = document.createElement('div');
         msg.className = 'sandy-confirm-message';
-        msg.style.whiteSpace = 'pre-wrap';
-        msg.textContent = options.message;
+        const message = document.createElement('p');
+        message.textContent = cleanNotificationText(options.message, MAX_MESSAGE_TEXT);
+        msg.append(message);
+        if (options.detail) {
+            const detail = document.createElement('pre');
+            detail.className = 'sandy-confirm-detail';
+            detail.style.whiteSpace = 'pre-wrap';
+            detail.textContent = plainDetailText(options.detail);
+            msg.append(detail);
+        }
         return !!await new ConfirmDialog({ title: options.title, msg, ok: options.ok }).open();
     }
 
     async input(options: { title: string; placeholder: string; validate?: (value: string) => string | undefined }): Promise<string | undefined> {
         return this.quickInput.input({
-            title: options.title, placeHolder: options.placeholder, prompt: options.placeholder,
+            // No `prompt`: Theia renders it with links and icons, and it would carry a project's name.
+            title: options.title, placeHolder: options.placeholder,
             validateInput: async value => options.validate?.(value)
         });
     }

@@ -79,7 +79,7 @@ describe('Sandy plugin in code-server: fleet maintenance and the headless one-sh
         const text = await dialog.innerText();
         expect(text).to.contain('sandy --remove-sandbox: 2 target(s)');
         expect(text).to.contain(`Not removed: ${path.basename(quotedBox)}`);
-        expect(text).to.contain(`Will be removed: ${path.basename(goneBox)}.`);
+        expect(text).to.contain(`Will be removed (1): ${path.basename(goneBox)}`);
         expect(fs.existsSync(goneBox), 'nothing removed before the answer').to.equal(true);
         await dialog.locator('.monaco-button', { hasText: 'Remove' }).click();
         await bench.waitForNotification(`${ACTION} finished`, 60_000);

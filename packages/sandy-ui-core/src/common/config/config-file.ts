@@ -11,6 +11,7 @@
  * Pure and browser-safe: strings in, strings out.
  */
 
+import { isSecretKey } from '../sandy/contract';
 /** What ends a line: LF, CRLF, or nothing (the last line of a file without a final newline). */
 export type LineEnding = '\n' | '\r\n' | '';
 
@@ -397,7 +398,7 @@ function checkedEntry(text: string, eol: LineEnding, key: string, value: string)
 
 /** Where a key belongs: secrets (schema `type: "secret"`) go to `.secrets`, everything else to `config`. */
 export function routeKey(key: string, schema: ConfigSchemaLike): 'secrets' | 'config' {
-    return lookupKey(schema, key)?.type === 'secret' ? 'secrets' : 'config';
+    return isSecretKey(lookupKey(schema, key)) ? 'secrets' : 'config';
 }
 
 /**
@@ -412,7 +413,7 @@ export function misplacedKeysInSecrets(doc: ConfigDocument, schema: ConfigSchema
             return;
         }
         const known = lookupKey(schema, line.key);
-        if (known && known.type !== 'secret') {
+        if (known && !isSecretKey(known)) {
             found.push({ key: line.key, line: index + 1, text: line.text });
         }
     });

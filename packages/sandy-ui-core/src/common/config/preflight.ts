@@ -9,6 +9,7 @@
  *
  * Pure: SHA-256 is injected (src/node passes node:crypto), file texts are read by the caller.
  */
+import { isSecretKey } from '../sandy/contract';
 import { classifySandboxVersion, sandboxMarkerVersion } from '../sandy/version';
 import { compareCodePoints, parseApprovalFile } from './approval-diff';
 import {
@@ -409,7 +410,7 @@ export function analyzePreflight(input: PreflightInput, sha256Hex: Sha256Hex): P
 
     const schema = input.schema;
     const envSetKeys = input.envSetKeys ?? [];
-    const secretKeys = schema.keys ? schema.keys.filter(k => k.type === 'secret').map(k => k.name) : KNOWN_SECRET_KEYS;
+    const secretKeys = schema.keys ? schema.keys.filter(k => isSecretKey(k)).map(k => k.name) : KNOWN_SECRET_KEYS;
     const { pending, skippedForEnv } = collectPendingPrivileged(
         { config: docs.get('workspace-config'), secrets: docs.get('workspace-secrets') },
         schema.privilegedKeys, envSetKeys, secretKeys

@@ -14,6 +14,7 @@
  *
  * Pure and browser-safe: strings in, strings out.
  */
+import { isSecretKey } from '../sandy/contract';
 import { keyLifecycle } from '../sandy/contract';
 import type { ConfigKey, SandySchema } from '../sandy/contract';
 import { boolSpelling, formatValue, isLoaderKey, readLoaderLine } from './config-file';
@@ -57,7 +58,7 @@ export function workspaceSettableKeys(schema: SandySchema): ConfigKey[] {
     return schema.config.passive_keys.filter(k =>
         (k.sources ?? []).includes('workspace_config')
         && !privileged.has(k.name)
-        && k.type !== 'secret'
+        && !isSecretKey(k)
         && isLoaderKey(k.name)
         && !isDeprecatedKey(k));
 }
@@ -374,7 +375,7 @@ export function planCopy(source: CopySource, schema: SandySchema, options: CopyO
     const allKeys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
     const known = new Map(allKeys.map(k => [k.name, k]));
     const privileged = new Set(schema.config.privileged_keys.map(k => k.name));
-    const secretKeys = new Set([...allKeys.filter(k => k.type === 'secret').map(k => k.name), ...KNOWN_SECRET_KEYS]);
+    const secretKeys = new Set([...allKeys.filter(k => isSecretKey(k)).map(k => k.name), ...KNOWN_SECRET_KEYS]);
     const include = new Set(options.includeKeys ?? []);
     const extraEnv = extraEnvNames(source.config, source.secrets);
 

@@ -20,8 +20,11 @@ export interface HostUi {
     info(message: string, ...actions: string[]): Promise<string | undefined>;
     warn(message: string, ...actions: string[]): Promise<string | undefined>;
     error(message: string, ...actions: string[]): Promise<string | undefined>;
-    /** A modal confirmation of a destructive action: true only when the user chose `ok`. */
-    confirm(options: { title: string; message: string; ok: string }): Promise<boolean>;
+    /**
+     * A modal confirmation of a destructive action: true only when the user chose `ok`. `detail`: a
+     * longer plain text below the message whose lines are kept (core's plainDetailText).
+     */
+    confirm(options: { title: string; message: string; detail?: string; ok: string }): Promise<boolean>;
     /** A quick pick; undefined when cancelled. */
     pick<T>(items: PickItem<T>[], placeholder: string): Promise<T | undefined>;
     /** A quick pick of several (check boxes), `picked` rows ticked at first; undefined when cancelled, [] when all were unticked. */

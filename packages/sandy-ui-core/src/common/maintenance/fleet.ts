@@ -39,7 +39,7 @@ export const FLEET_ACTIONS: readonly FleetAction[] = [
     },
     {
         id: 'updateSessions', flag: '--update-sessions', label: 'Update running sessions (sandy --update-sessions)', dryRun: true, ok: 'Update', timeoutMs: 1_800_000,
-        detail: 'Rebuilds stale images and restarts the daemon sessions that run on them.'
+        detail: 'Rebuilds stale images and restarts the daemon sessions that run on them. Its plan builds the images already (sandy\'s dry run does).'
     },
     {
         id: 'stopAll', flag: '--stop-all', label: 'Stop every session (sandy --stop-all)', dryRun: true, ok: 'Stop All', timeoutMs: 600_000,
@@ -60,9 +60,40 @@ export function availableFleetActions(cliFlags: readonly string[]): FleetAction[
     return FLEET_ACTIONS.filter(a => cliFlags.includes(a.flag));
 }
 
-/** `--update-sessions --idle-for N`: restart only sessions idle this long (minutes); undefined: every stale one. */
+/** Largest `--idle-for` offered (minutes), and the most sandboxes one orphan removal names. */
+export const MAX_IDLE_MINUTES = 100_000;
+export const MAX_FLEET_TARGETS = 1000;
+/** sandy's sandbox names: the folder's name (without what sandy drops) and 8 hex of its path's hash; never an option. */
+const SANDBOX_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,240}-[0-9a-f]{8}$/;
+
+/**
+ * `idleForMinutes`: `--update-sessions --idle-for N` (restart only sessions idle this long); undefined:
+ * every stale one. `targets`: the orphaned sandboxes the user saw in the plan (removal runs on no others).
+ */
 export interface FleetOptions {
     idleForMinutes?: number;
+    targets?: string[];
+}
+
+/** Why options cannot be taken (a wrong value never widens what sandy does), or undefined. */
+export function fleetOptionsProblem(options: unknown): string | undefined {
+    if (options === undefined || options === null) {
+        return undefined;
+    }
+    if (typeof options !== 'object' || Array.isArray(options)) {
+        return 'The options are not an object.';
+    }
+    const { idleForMinutes, targets, ...rest } = options as Record<string, unknown>;
+    if (Object.keys(rest).length) {
+        return `Unknown options: ${Object.keys(rest).join(', ')}.`;
+    }
+    if (idleForMinutes !== undefined && !(Number.isInteger(idleForMinutes) && (idleForMinutes as number) >= 1 && (idleForMinutes as number) <= MAX_IDLE_MINUTES)) {
+        return `The idle time must be a whole number of minutes from 1 to ${MAX_IDLE_MINUTES}.`;
+    }
+    if (targets !== undefined && !(Array.isArray(targets) && targets.length <= MAX_FLEET_TARGETS && targets.every(t => typeof t === 'string' && SANDBOX_NAME.test(t)))) {
+        return 'The sandboxes to remove are not a list of sandbox names.';
+    }
+    return undefined;
 }
 
 /** The idle choices offered for `--update-sessions`. */
@@ -74,8 +105,11 @@ export const UPDATE_SESSIONS_IDLE_CHOICES: ReadonlyArray<{ label: string; minute
 
 /** sandy's argv for the plan (`dryRun`) or the run of an action. Never a workspace: fleet actions act on the whole host. */
 export function fleetArgs(action: FleetAction, mode: 'plan' | 'run', options: FleetOptions = {}): string[] {
-    const idle = action.id === 'updateSessions' && options.idleForMinutes !== undefined && Number.isInteger(options.idleForMinutes) && options.idleForMinutes > 0
-        ? ['--idle-for', String(options.idleForMinutes)] : [];
+    const problem = fleetOptionsProblem(options);
+    if (problem) {
+        throw new Error(problem);
+    }
+    const idle = action.id === 'updateSessions' && options.idleForMinutes !== undefined ? ['--idle-for', String(options.idleForMinutes)] : [];
     const suffix = mode === 'plan' ? ['--dry-run'] : action.readOnly || action.id === 'pruneOrphans' ? [] : ['--yes'];
     if (action.id === 'removeOrphans') {
         return ['--remove-sandbox', '--orphans', ...(mode === 'plan' ? ['--dry-run'] : ['--yes'])];
@@ -83,7 +117,7 @@ export function fleetArgs(action: FleetAction, mode: 'plan' | 'run', options: Fl
     return [action.flag, ...idle, ...suffix];
 }
 
-/** A sandbox sandy would call an orphan, whose recorded folder cannot be trusted. */
+/** A sandbox whose project folder is gone (or, for `untrusted`, seems to be), with the folder sandy recorded. */
 export interface UntrustedOrphan {
     name: string;
     recordedPath: string;
@@ -99,8 +133,8 @@ export interface FleetPlan {
     ok: boolean;
     /** Nothing would change: no confirmation is asked. */
     nothingToDo: boolean;
-    /** removeOrphans: the sandboxes that will be removed, by name. */
-    targets?: string[];
+    /** removeOrphans: the sandboxes that will be removed (by name; the run removes no other). */
+    targets?: UntrustedOrphan[];
     /**
      * removeOrphans: sandboxes whose recorded folder is missing but does not hash to their name (sandy
      * cut the path at its first `"`, CONTRACT §0.9): their folder may well exist, so they are never removed here.
@@ -108,7 +142,7 @@ export interface FleetPlan {
     untrusted?: UntrustedOrphan[];
 }
 
-export const FLEET_PICK_PLACEHOLDER = 'Fleet maintenance: what should sandy do? (a plan is shown before anything changes)';
+export const FLEET_PICK_PLACEHOLDER = 'Fleet maintenance: what should sandy do? (sandy\'s plan, its --dry-run, is shown before it runs)';
 export const FLEET_IDLE_PLACEHOLDER = 'Which stale sessions may sandy restart?';
 export const NO_FLEET_ACTIONS_TEXT = 'Sandy: the installed sandy offers no fleet maintenance commands.';
 
@@ -116,16 +150,20 @@ export function fleetPlanTitle(action: FleetAction): string {
     return `Sandy: ${action.label}`;
 }
 
-/** The confirmation: sandy's plan verbatim, then what the IDE adds. */
-export function fleetConfirmText(action: FleetAction, plan: FleetPlan): string {
-    const parts = [plan.text.trim() || (action.dryRun ? 'sandy printed no plan.' : `sandy has no dry run for ${action.flag}. ${action.detail}`)];
+/**
+ * The confirmation: first what the IDE decided (the sandboxes it removes, with their folders, and those
+ * it leaves), so no long plan can push it out of sight; sandy's plan goes in the detail, verbatim.
+ */
+export function fleetConfirmText(action: FleetAction, plan: FleetPlan): { message: string; detail: string } {
+    const parts: string[] = [];
+    if (action.id === 'removeOrphans' && plan.targets) {
+        parts.push(`Will be removed (${plan.targets.length}): ${plan.targets.map(t => `${t.name} (was ${t.recordedPath})`).join(', ')}.`);
+    }
     if (plan.untrusted?.length) {
         parts.push(untrustedOrphansText(plan.untrusted));
     }
-    if (action.id === 'removeOrphans' && plan.targets) {
-        parts.push(`Will be removed: ${plan.targets.join(', ')}.`);
-    }
-    return parts.join('\n\n');
+    parts.push(action.dryRun ? `sandy's plan (${action.flag} --dry-run) is below.` : `sandy has no dry run for ${action.flag}. ${action.detail}`);
+    return { message: parts.join(' '), detail: plan.text.trim() || (action.dryRun ? 'sandy printed no plan.' : '') };
 }
 
 export function untrustedOrphansText(untrusted: readonly UntrustedOrphan[]): string {

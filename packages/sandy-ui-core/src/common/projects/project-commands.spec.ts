@@ -109,7 +109,7 @@ class World {
         info: async (m, ...actions) => { this.log.push(`info ${m}${actions.length ? ` [${actions.join('|')}]` : ''}`); return actions.length ? this.answer : undefined; },
         warn: async (m, ...actions) => { this.log.push(`warn ${m}${actions.length ? ` [${actions.join('|')}]` : ''}`); return actions.length ? this.answer : undefined; },
         error: async m => { this.log.push(`error ${m}`); return undefined; },
-        confirm: async o => { this.log.push(`confirm ${o.title}: ${o.message} [${o.ok}]`); return this.confirmed; },
+        confirm: async o => { this.log.push(`confirm ${o.title}: ${o.message}${o.detail ? ` | ${o.detail}` : ''} [${o.ok}]`); return this.confirmed; },
         pick: async <T>(items: PickItem<T>[], placeholder: string) => {
             this.log.push(`pick "${placeholder}": ${items.map(i => `${i.label} (${i.description}; ${i.detail})`).join(', ')}`);
             return items.find(i => i.label === this.pickLabel)?.value;
@@ -659,7 +659,7 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.log.filter(l => !l.startsWith('pick'))).to.deep.equal([
                 'progress Sandy: asking sandy what --gc would do (--dry-run)…',
                 'fleetPlan gc {}',
-                `confirm Sandy: Reclaim Docker space (sandy --gc): ${GC_PLAN.trim()} [Reclaim]`,
+                `confirm Sandy: Reclaim Docker space (sandy --gc): sandy's plan (--gc --dry-run) is below. | ${GC_PLAN.trim()} [Reclaim]`,
                 'progress Sandy: running Reclaim Docker space (sandy --gc)…',
                 'fleetRun gc {}',
                 'info Sandy: Reclaim Docker space (sandy --gc) finished: Reclaimed 2 container(s).',
@@ -701,15 +701,21 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             expect(w.log.filter(l => l.startsWith('fleet'))).to.deep.equal(['fleetPlan updateSessions {"idleForMinutes":30}', 'fleetRun updateSessions {"idleForMinutes":30}']);
         });
 
-        it('the orphan removal names what it leaves alone, and why', async () => {
+        it('the orphan removal says first what it removes (with the folders) and what it leaves alone, and why, then runs on exactly those', async () => {
             const w = current;
             w.cliFlags = FLAGS_171;
             w.pickLabel = 'Remove orphaned sandboxes';
-            w.fleetPlanAnswer = { action: 'removeOrphans', text: 'sandy --remove-sandbox: 2 target(s)', ok: true, nothingToDo: false, targets: ['gone-1a2b3c4d'], untrusted: [{ name: 'we-2c8e1f00', recordedPath: '/home/u/we' }] };
-            w.confirmed = false;
+            const longPlan = `sandy --remove-sandbox: 2 target(s)\n${'  - filler\n'.repeat(300)}`;
+            w.fleetPlanAnswer = {
+                action: 'removeOrphans', text: longPlan, ok: true, nothingToDo: false,
+                targets: [{ name: 'gone-1a2b3c4d', recordedPath: '/home/u/gone' }], untrusted: [{ name: 'we-2c8e1f00', recordedPath: '/home/u/we' }]
+            };
             await w.commands.fleetMaintenance();
             const confirm = w.log.find(l => l.startsWith('confirm'))!;
-            expect(confirm).to.contain('Not removed: we-2c8e1f00').and.contain('cut short').and.contain('Will be removed: gone-1a2b3c4d.');
+            const message = confirm.slice(0, confirm.indexOf(' | '));
+            expect(message).to.contain('Will be removed (1): gone-1a2b3c4d (was /home/u/gone).').and.contain('Not removed: we-2c8e1f00').and.contain('cut short');
+            expect(confirm.slice(confirm.indexOf(' | '))).to.contain('sandy --remove-sandbox: 2 target(s)');
+            expect(w.log.filter(l => l.startsWith('fleetRun'))).to.deep.equal(['fleetRun removeOrphans {"targets":["gone-1a2b3c4d"]}']);
         });
 
         it('no snapshot yet (the palette before the Sandy view): refreshes first; a sandy without these flags is told so', async () => {

@@ -498,8 +498,12 @@ export class ProjectCommands {
                     void ui.info(fleetNothingToDoText(action, plan));
                     return;
                 }
-                if (!await ui.confirm({ title: fleetPlanTitle(action), message: fleetConfirmText(action, plan), ok: action.ok })) {
+                if (!await ui.confirm({ title: fleetPlanTitle(action), ...fleetConfirmText(action, plan), ok: action.ok })) {
                     return;
+                }
+                if (plan.targets) {
+                    // The run removes what the user saw, nothing that became an orphan since.
+                    options = { ...options, targets: plan.targets.map(t => t.name) };
                 }
             }
             const result = await ui.withProgress(fleetRunningText(action), () => service.fleetRun(action.id, options));

@@ -73,6 +73,8 @@ export interface ConfigKey {
     sources?: string[];
     /** Privileged keys only: set from a workspace file it needs the approval prompt. */
     passive_approval_required?: boolean;
+    /** sandy 2.x: what a newer `type` is made of (a UI that does not know `type` treats it as this). */
+    base_type?: string;
 }
 
 export const ConfigKeySchema: z.ZodType<ConfigKey, z.ZodTypeDef, unknown> = z.object({
@@ -85,8 +87,24 @@ export const ConfigKeySchema: z.ZodType<ConfigKey, z.ZodTypeDef, unknown> = z.ob
     stability: z.string().optional(),
     description: z.string().optional(),
     sources: z.array(z.string()).optional(),
-    passive_approval_required: z.boolean().optional()
+    passive_approval_required: z.boolean().optional(),
+    base_type: z.string().optional()
 }).passthrough();
+
+/**
+ * The type a key is handled as: its `type` when this UI knows it, else its `base_type` when that is
+ * known (sandy 2.x), else its `type` (shown as text). One rule for the form, the files and pre-flight.
+ */
+export function effectiveKeyType(key: { type?: unknown; base_type?: unknown } | undefined): string {
+    const type = typeof key?.type === 'string' ? key.type : '';
+    const base = typeof key?.base_type === 'string' ? key.base_type : undefined;
+    return !isKnownConfigKeyType(type) && base !== undefined && isKnownConfigKeyType(base) ? base : type;
+}
+
+/** A key whose value is a secret (its effective type): kept in `.secrets`, never shown or sent in clear. */
+export function isSecretKey(key: { type?: unknown; base_type?: unknown } | undefined): boolean {
+    return effectiveKeyType(key) === 'secret';
+}
 
 /** A key sandy still lists but has retired. */
 export type KeyLifecycle = 'deprecated' | 'removed';

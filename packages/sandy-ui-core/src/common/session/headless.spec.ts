@@ -22,4 +22,10 @@ describe('headless one-shot: sandy -p output and prompts (unit)', () => {
         const text = headlessRecordText('say "hi"', { answer: 'hi', sandyLines: ['[sandy] x'], exitCode: 0, stderr: '' });
         expect(text).to.equal('$ sandy -p "say \\"hi\\""\r\n\r\nhi\r\n\r\n--- sandy ---\r\n[sandy] x\r\n\r\n(exit 0)\r\n');
     });
+
+    it('a multi-line answer is kept line by line as a terminal shows it (no staircase), whatever its line ends', () => {
+        const text = headlessRecordText('p', { answer: 'one\ntwo\rthree\r\nfour', sandyLines: [], exitCode: 0, stderr: '' });
+        expect(text).to.contain('one\r\ntwo\r\nthree\r\nfour\r\n');
+        expect(text.replace(/\r\n/g, '')).to.not.match(/[\r\n]/);
+    });
 });

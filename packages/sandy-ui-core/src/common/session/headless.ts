@@ -63,7 +63,8 @@ export function headlessPromptProblem(prompt: unknown): string | undefined {
 
 /** What the history keeps of the run, as a terminal shows it. */
 export function headlessRecordText(prompt: string, outcome: Pick<HeadlessOutcome, 'answer' | 'sandyLines' | 'exitCode' | 'stderr'>): string {
-    const lines = [`$ sandy -p ${JSON.stringify(prompt)}`, '', outcome.answer || '(no answer)', ''];
+    // Every line break as a terminal needs it (the viewer does not turn \n into \r\n): no staircase.
+    const lines = [`$ sandy -p ${JSON.stringify(prompt)}`, '', ...(outcome.answer || '(no answer)').split(/\r\n|\r|\n/), ''];
     if (outcome.sandyLines.length || outcome.stderr.trim()) {
         lines.push('--- sandy ---', ...outcome.sandyLines, ...stripAnsi(outcome.stderr).trim().split('\n').filter(Boolean), '');
     }

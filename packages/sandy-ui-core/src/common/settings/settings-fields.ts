@@ -5,7 +5,7 @@
  *
  * Pure and browser-safe: the Theia widget and the VS Code webview both run it in the frontend.
  */
-import { ConfigKey, isKnownConfigKeyType, keyLifecycle, KeyLifecycle, SandySchema } from '../sandy/contract';
+import { ConfigKey, effectiveKeyType, keyLifecycle, KeyLifecycle, SandySchema } from '../sandy/contract';
 import { boolSpelling, LOADER_KEY_PATTERN } from '../config/config-file';
 import type { SettingsFileKind, SettingsProblem } from './settings-dto';
 import { agentNamesOf, SANDY_AGENT_NAMES } from './agent-combo';
@@ -179,8 +179,7 @@ const LIFECYCLE_NOTES: Record<KeyLifecycle, string> = {
 function buildField(raw: ConfigKey & Record<string, unknown>, key: string, tier: SettingsTier, agents: readonly string[]): SettingsField {
     const declaredType = str(raw.type) ?? '';
     // A type this UI does not know, with a `base_type` it does (sandy 2.x): edited as that base type.
-    const baseType = str(raw.base_type);
-    const type = !isKnownConfigKeyType(declaredType) && baseType !== undefined && isKnownConfigKeyType(baseType) ? baseType : declaredType;
+    const type = effectiveKeyType({ type: declaredType, base_type: str(raw.base_type) });
     const description = str(raw.description);
     const defaultValue = str(raw.default);
     const since = str(raw.since);

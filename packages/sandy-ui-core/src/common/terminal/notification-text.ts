@@ -64,6 +64,29 @@ export function cleanNotificationText(text: string, max = MAX_NOTIFICATION_TEXT)
 }
 
 /**
+ * A long plain text whose lines matter (sandy's plan in a confirmation's detail, which hosts show as
+ * text): every line break kept as `\n`, characters that hide or reorder text removed per line (C0/C1
+ * controls, bidi overrides), at most `maxLines` lines of `maxLineChars`, what was cut said so.
+ */
+export function plainDetailText(text: string, maxLines = 40, maxLineChars = 200): string {
+    const lines = String(text).split(LINE_BREAKS).map(l => l.replace(/\t/g, '    ').replace(UNSHOWN, '').trimEnd());
+    while (lines.length && !lines[0].trim()) {
+        lines.shift();
+    }
+    while (lines.length && !lines[lines.length - 1].trim()) {
+        lines.pop();
+    }
+    const shown = lines.slice(0, maxLines).map(l => {
+        const chars = Array.from(l);
+        return chars.length <= maxLineChars ? l : `${chars.slice(0, maxLineChars - 1).join('')}\u2026`;
+    });
+    if (lines.length > maxLines) {
+        shown.push(`(${lines.length - maxLines} more lines not shown)`);
+    }
+    return shown.join('\n');
+}
+
+/**
  * The text as `renderer` must be given it to show `text` (cleaned and capped) literally: no link,
  * image, autolink, HTML, emphasis, code span, entity, escape or `$(codicon)` — in that renderer and
  * in the other one.

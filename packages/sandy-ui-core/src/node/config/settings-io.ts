@@ -1,3 +1,4 @@
+import { isSecretKey } from '../../common/sandy/contract';
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -69,7 +70,7 @@ export async function readSettingsScope(paths: ScopePaths, schema: SandySchema):
         const def = byName.get(key);
         if (!def) {
             unknown.add(key);
-        } else if (def.type === 'secret') {
+        } else if (isSecretKey(def)) {
             secretsSet[key] = secretsSet[key] || value.length > 0;
         } else {
             // .secrets is loaded after config: its value wins (the loop visits it second).
@@ -78,12 +79,12 @@ export async function readSettingsScope(paths: ScopePaths, schema: SandySchema):
     }
     for (const key of Object.keys(secretValues)) {
         const def = byName.get(key);
-        if (def && def.type !== 'secret') {
+        if (def && !isSecretKey(def)) {
             misplaced.push({ key, file: 'secrets', line: lastLine(secrets.doc, key) });
         }
     }
     for (const key of Object.keys(configValues)) {
-        if (byName.get(key)?.type === 'secret') {
+        if (isSecretKey(byName.get(key))) {
             misplaced.push({ key, file: 'config', line: lastLine(config.doc, key) });
         }
     }

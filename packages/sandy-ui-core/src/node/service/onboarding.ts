@@ -1,3 +1,4 @@
+import { isSecretKey } from '../../common/sandy/contract';
 import * as path from 'path';
 import { AgentChoice, BootstrapProposal, ImageBuildProgress, OnboardingSnapshot } from '../../common/onboarding/onboarding-dto';
 import { offerWizardAtStart, OnboardingState } from '../../common/onboarding/onboarding-state';
@@ -95,7 +96,7 @@ export class OnboardingService {
                 recommended: c.recommended,
                 fix: c.fix || c.explanation,
                 // The probes that are sandy config keys of type secret: what the settings editor's secret field writes.
-                secretKeys: probes.filter(p => schema.config.privileged_keys.some(k => k.name === p && k.type === 'secret')),
+                secretKeys: probes.filter(p => schema.config.privileged_keys.some(k => k.name === p && isSecretKey(k))),
                 ...(c.agent === 'claude' && claude ? { loginCommand: `${shellQuote(claude)} /login` } : {})
             };
         });

@@ -20,8 +20,8 @@ export interface FakeSandyService {
     readonly home: string;
     readonly sandyHome: string;
     readonly service: SandyServiceCore;
-    /** Every sandy the service started: its working folder and arguments. */
-    calls(): Array<{ cwd: string; args: string }>;
+    /** Every sandy the service started: its working folder, its arguments (`args` joined by spaces). */
+    calls(): Array<{ cwd: string; args: string; argv: string[] }>;
     /** Polls settled, the service disposed, the environment restored, the scratch folder removed. */
     dispose(): Promise<void>;
 }
@@ -45,7 +45,8 @@ export async function startFakeSandyService(label: string, fakeEnv: Record<strin
     delete process.env.SANDY_HOME;
     const wrapper = path.join(root, 'bin', 'sandy');
     fs.mkdirSync(path.dirname(wrapper), { recursive: true });
-    fs.writeFileSync(wrapper, `#!/usr/bin/env bash\nprintf '%s\\t%s\\n' "$PWD" "$*" >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
+    // Each argument ends in \x1f (unit separator): the log proves where one argument ends.
+    fs.writeFileSync(wrapper, `#!/usr/bin/env bash\n{ printf '%s\\t' "$PWD"; printf '%s\\x1f' "$@"; printf '\\n'; } >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
     const service = new SandyServiceCore({
         logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
         spawnPty: () => { throw new Error('no PTY in these tests'); },
@@ -58,7 +59,11 @@ export async function startFakeSandyService(label: string, fakeEnv: Record<strin
     expect(status.found, JSON.stringify(status)).to.equal(true);
     return {
         root, home, sandyHome: path.join(home, '.sandy'), service,
-        calls: () => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(l => l.split('\t')).map(([cwd, args]) => ({ cwd, args })) : [],
+        calls: () => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map(line => {
+            const tab = line.indexOf('\t');
+            const argv = line.slice(tab + 1).split('\x1f').slice(0, -1);
+            return { cwd: line.slice(0, tab), args: argv.join(' '), argv };
+        }) : [],
         dispose: async () => {
             // Let the polls a maintenance run queued finish before their HOME is deleted.
             await service.poller.pollNow();

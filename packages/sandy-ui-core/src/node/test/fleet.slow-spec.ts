@@ -51,12 +51,14 @@ describe('SandyServiceCore fleet maintenance (slow)', function () {
         expect(plan.ok, plan.text).to.equal(true);
         // sandy's own dry run takes both "orphans" (its false positive, fixture 56); the IDE only one.
         expect(plan.text).to.contain('sandy --remove-sandbox: 2 target(s)').and.contain(path.basename(goneBox)).and.contain(path.basename(quotedBox));
-        expect(plan.targets).to.deep.equal([path.basename(goneBox)]);
+        expect(plan.targets).to.deep.equal([{ name: path.basename(goneBox), recordedPath: gone }]);
         expect(plan.untrusted?.map(u => u.name)).to.deep.equal([path.basename(quotedBox)]);
         expect(plan.nothingToDo).to.equal(false);
         expect(calls()).to.include('--remove-sandbox --orphans --dry-run');
 
-        const result = await service.fleetRun('removeOrphans');
+        // Not run without the plan's sandboxes; run with them.
+        await service.fleetRun('removeOrphans').then(() => expect.fail('ran without a plan'), (e: Error) => expect(e.message).to.contain('plan'));
+        const result = await service.fleetRun('removeOrphans', { targets: plan.targets!.map(t => t.name) });
         expect(result.ok, result.stderr).to.equal(true);
         expect(fs.existsSync(goneBox)).to.equal(false);
         expect(fs.existsSync(quotedBox), 'the project with a " in its path keeps its sandbox').to.equal(true);
@@ -85,5 +87,22 @@ describe('SandyServiceCore fleet maintenance (slow)', function () {
             await service.fleetRun(bad as 'gc').then(() => expect.fail(`${bad} ran`), (e: Error) => expect(e.message).to.match(/does not offer/));
         }
         expect(calls().filter(c => !/^--(version|print-|validate)/.test(c))).to.deep.equal([]);
+    });
+
+    it('the run removes only what the plan showed: a sandbox orphaned while the dialog was open stays', async () => {
+        await startService(false);
+        const first = path.join(home, 'code', 'first');
+        const later = path.join(home, 'code', 'later');
+        const firstBox = launchOnce(first);
+        const laterBox = launchOnce(later);
+        fs.rmSync(first, { recursive: true });
+        const plan = await service.fleetPlan('removeOrphans');
+        expect(plan.targets?.map(t => t.name)).to.deep.equal([path.basename(firstBox)]);
+        // The user reads the plan; meanwhile another project's folder goes (renamed, a disk unmounted).
+        fs.rmSync(later, { recursive: true });
+        const result = await service.fleetRun('removeOrphans', { targets: plan.targets!.map(t => t.name) });
+        expect(result.ok, result.stderr).to.equal(true);
+        expect(fs.existsSync(firstBox)).to.equal(false);
+        expect(fs.existsSync(laterBox), 'not in the plan the user accepted').to.equal(true);
     });
 });

@@ -29,7 +29,7 @@ describe('SandyServiceCore headless one-shot (slow)', function () {
         expect(outcome.answer).to.equal(`FAKE-AGENT-ANSWER: ${prompt}`);
         expect(outcome.sandyLines.length).to.be.greaterThan(3);
         expect(outcome.sandyLines.every(l => l.startsWith('[sandy]'))).to.equal(true);
-        expect(calls().filter(c => c.args.startsWith('-p'))).to.deep.equal([{ cwd: ws, args: `-p ${prompt}` }]);
+        expect(calls().filter(c => c.argv[0] === '-p').map(c => ({ cwd: c.cwd, argv: c.argv }))).to.deep.equal([{ cwd: ws, argv: ['-p', prompt] }]);
         const records = await service.listHistory();
         const record = records.find(r => r.id === outcome.historyId);
         expect(record).to.deep.include({ mode: 'headless', workspace: ws, exitCode: 0 });

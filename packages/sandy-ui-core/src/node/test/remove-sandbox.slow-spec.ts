@@ -33,7 +33,7 @@ describe('SandyServiceCore maintenance runs (slow)', function () {
         expect(fs.existsSync(path.join(dir, 'WORKSPACE.json')), 'precondition: the sandbox exists').to.equal(true);
         return dir;
     };
-    const calls = (): Array<{ cwd: string; args: string }> => fake.calls();
+    const calls = (): Array<{ cwd: string; args: string }> => fake.calls().map(({ cwd, args }) => ({ cwd, args }));
     const maintenanceCalls = (): Array<{ cwd: string; args: string }> => calls().filter(c => /--(remove|reset)-sandbox/.test(c.args));
 
     for (const polled of [true, false]) {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { describeVerdict, evaluateCompat } from '../../common/sandy/compat';
-import { parsePrintSchema, parsePrintState } from '../../common/sandy/contract';
+import { isSecretKey, parsePrintSchema, parsePrintState } from '../../common/sandy/contract';
+import { routeKey } from '../../common/config/config-file';
 import { buildSettingsFields } from '../../common/settings/settings-fields';
 import { isDeprecatedKey } from '../../common/config/starter-config';
 import { loadFixture, repoFixtureFolder } from './sandy-fixtures';
@@ -73,6 +74,12 @@ describe('sandy 2.x: the real 2.7.1 schema (unit)', () => {
         expect(dir?.kind === 'field' && dir.notes.join(' ')).to.contain('edited as its base type "path"');
         expect(fields.find(f => f.key === 'SANDY_NEW_THING')).to.deep.include({ widget: 'text' })
             .and.to.have.property('hint').that.contains('"thing" is not recognised');
+        // A secret by its base type is a secret everywhere: the form, the file it is written to, pre-flight's masking.
+        withNewType.config.privileged_keys.push({ name: 'NEW_PROVIDER_KEY', type: 'api_token', base_type: 'secret', sources: ['home_config'] });
+        const schema2 = parsePrintSchema(JSON.stringify(withNewType));
+        expect(buildSettingsFields(schema2).fields.get('NEW_PROVIDER_KEY')).to.deep.include({ widget: 'secret', file: 'secrets' });
+        expect(routeKey('NEW_PROVIDER_KEY', schema2.config.privileged_keys)).to.equal('secrets');
+        expect(isSecretKey(schema2.config.privileged_keys.find(k => k.name === 'NEW_PROVIDER_KEY'))).to.equal(true);
     });
 });
 
