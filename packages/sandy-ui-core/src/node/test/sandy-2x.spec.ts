@@ -8,10 +8,36 @@ import { buildSettingsFields } from '../../common/settings/settings-fields';
 import { isDeprecatedKey } from '../../common/config/starter-config';
 import { loadFixture, repoFixtureFolder } from './sandy-fixtures';
 
-/** The real `--print-schema` of sandy 2.7.1 (test/fixtures/sandy-2.7.1/README.md: provenance). */
-function schema271Text(): string {
-    return fs.readFileSync(path.join(repoFixtureFolder('sandy-2.7.1', 'print-schema.json'), 'print-schema.json'), 'utf8');
+/** The real `--print-schema` of a sandy 2.x (test/fixtures/sandy-<version>/README.md: provenance). */
+function schemaText(version: string): string {
+    return fs.readFileSync(path.join(repoFixtureFolder(`sandy-${version}`, 'print-schema.json'), 'print-schema.json'), 'utf8');
 }
+const schema271Text = (): string => schemaText('2.7.1');
+
+describe('sandy 2.x: the real 2.8.0-dev schema, every key against 2.7.1\'s rules (unit)', () => {
+    const schema = parsePrintSchema(schemaText('2.8.0-dev'));
+    const keys = [...schema.config.privileged_keys, ...schema.config.passive_keys, ...schema.config.env_only_keys];
+
+    it('parses; the gate is silent; every key has a working field; base_type never overrides a type the UI knows', () => {
+        expect(schema.sandy).to.deep.include({ version: '2.8.0-dev', commit: 'f585240' });
+        expect(keys).to.have.length(24 + 38 + 4);
+        expect(describeVerdict(evaluateCompat({ sandyVersion: `${schema.sandy.version}-${schema.sandy.commit}`, schemaVersion: schema.schema_version })).severity).to.equal('none');
+        const set = buildSettingsFields(schema);
+        expect(set.entries.filter(f => f.kind === 'broken')).to.deep.equal([]);
+        expect(set.entries.map(f => f.key).sort()).to.deep.equal(keys.map(k => k.name).sort());
+        for (const f of set.entries) {
+            if (f.kind === 'field') {
+                expect(f.hint, `${f.key}: ${f.hint}`).to.equal(undefined);
+            }
+        }
+        // Secrets say base_type "string": still secrets, in .secrets, masked.
+        expect(set.fields.get('ANTHROPIC_API_KEY')).to.deep.include({ widget: 'secret', file: 'secrets' });
+        expect(keys.filter(k => k.type === 'secret').every(k => isSecretKey(k) && k.base_type === 'string')).to.equal(true);
+        expect(set.fields.get('SANDY_CHANNEL')).to.deep.include({ widget: 'select', readOnly: true });
+        expect(set.fields.get('SANDY_SCREENSHOT_DIR')).to.deep.include({ widget: 'path' });
+        expect(schema.cli_flags.map(f => f.name)).to.include('--accounts').and.include('--login').and.include('--doctor');
+    });
+});
 
 describe('sandy 2.x: the real 2.7.1 schema (unit)', () => {
     const schema = parsePrintSchema(schema271Text());
