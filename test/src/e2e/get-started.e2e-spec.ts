@@ -89,6 +89,8 @@ describe('Sandy: Get Started — a newcomer reaches a running session (end to en
 
         // 2. Agents: sandy's schema lists them; with no credentials on this machine, claude (sandy's default) is picked.
         await step('agents').waitFor();
+        // The step asks the backend for sandy's agents (and the credentials found for each): the rows come when it answers.
+        await app.poll(async () => await wizard.locator('.sandy-wizard-agent').count() >= 4 || undefined, 'the agents of sandy\'s schema', { timeout: 30_000 });
         const agents = await wizard.locator('.sandy-wizard-agent').evaluateAll(rows => rows.map(r => (r as HTMLElement).dataset.agent));
         expect(agents).to.include.members(['claude', 'codex', 'gemini', 'opencode']);
         expect(await wizard.locator('[data-agent="claude"] input').isChecked()).to.equal(true);
