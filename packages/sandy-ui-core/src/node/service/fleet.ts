@@ -3,7 +3,6 @@ import { FleetActionId, fleetAction, fleetArgs, FleetOptions, fleetOptionsProble
 import { Sandbox } from '../../common/sandy/contract';
 import { RunOutcome } from '../../common/service/service-protocol';
 import { sandboxNameForCanonical } from '../sandy/lock-sweep';
-import { ProcessSandyRunner } from '../sandy/runner';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
 import { SnapshotPublisher } from './snapshots';
@@ -144,7 +143,7 @@ export class FleetMaintenance {
         if (!located) {
             return { exitCode: -1, stdout: '', stderr: this.discovery.sandyStatus.problem?.message ?? 'sandy was not found.' };
         }
-        const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+        const runner = this.discovery.runner(located);
         try {
             const r = await runner.run(args, { timeoutMs, cwd: this.cwd() });
             return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };

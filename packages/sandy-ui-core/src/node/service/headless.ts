@@ -2,7 +2,6 @@ import { headlessPromptProblem, HeadlessOutcome, headlessRecordText, splitHeadle
 import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 import { workspaceLabel } from '../../common/host/labels';
 import { SandyError } from '../../common/sandy/errors';
-import { ProcessSandyRunner } from '../sandy/runner';
 import { checkWorkspace } from '../projects/workspace-guard';
 import { HistoryCapture } from './history';
 import { ServiceContext } from './service-context';
@@ -36,7 +35,7 @@ export class HeadlessRuns {
         if (!located) {
             throw new SandyError('not-found', this.discovery.sandyStatus.problem?.message ?? 'sandy was not found.', 'Install sandy or set its path in the Sandy settings.');
         }
-        const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+        const runner = this.discovery.runner(located);
         const startedAt = Date.now();
         const r = await runner.run(['-p', prompt], { cwd: canonical, timeoutMs: HEADLESS_TIMEOUT_MS });
         const { answer, sandyLines } = splitHeadlessOutput(r.stdout);

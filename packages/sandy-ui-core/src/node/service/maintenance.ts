@@ -5,7 +5,6 @@ import { RunOutcome } from '../../common/service/service-protocol';
 import { workspaceHash16 } from '../approvals/preflight';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { sandboxNameForCanonical } from '../sandy/lock-sweep';
-import { ProcessSandyRunner } from '../sandy/runner';
 import { PtySupervisor } from '../terminal/pty-supervisor';
 import { StatePoller } from '../projects/state-poller';
 import { checkWorkspace } from '../projects/workspace-guard';
@@ -60,7 +59,7 @@ export class SandboxMaintenance {
         if (this.parts.supervisor.list().some(s => s.workspace === workspace && s.status !== 'exited')) {
             return { ok: false, stdout: '', stderr: 'A sandy session is running in this workspace; stop it first.' };
         }
-        const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+        const runner = this.discovery.runner(located);
         let result;
         try {
             result = await runner.run(args, { timeoutMs: 120_000, cwd: this.maintenanceCwd() });

@@ -13,7 +13,6 @@ import { probeCredentials } from '../onboarding/credential-probe';
 import { OnboardingStore } from '../onboarding/onboarding-store';
 import { checkPrerequisites, findOnPath, shellQuote } from '../onboarding/prerequisites';
 import { sandyInstalledAt } from '../sandy/locate';
-import { ProcessSandyRunner } from '../sandy/runner';
 import { BuildGate } from '../terminal/build-gate';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
@@ -143,7 +142,7 @@ export class OnboardingService {
             const workspace = await this.store.firstSessionWorkspace();
             turn = this.buildGate.enter();
             await turn.ready;
-            const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+            const runner = this.discovery.runner(located);
             // sandy's errors go to stderr, uncoloured on a pipe: the parser reads them by stream.
             const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
             const result = await runner.run(['--build-only'], {

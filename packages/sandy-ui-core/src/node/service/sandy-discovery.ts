@@ -5,6 +5,7 @@ import { BUNDLED_FALLBACK_SCHEMA } from '../../common/sandy/schema-cache';
 import { SandyConfiguration, SandyStatus } from '../../common/service/service-protocol';
 import { locateSandy, LocatedSandy } from '../sandy/locate';
 import { SandyClient } from '../sandy/sandy-client';
+import { ProcessSandyRunner } from '../sandy/runner';
 import { buildSandyEnv, SandyEnvOptions } from '../sandy/env';
 import { ServiceContext } from './service-context';
 import { preflightSchemaInput } from '../approvals/launch-analysis';
@@ -137,6 +138,11 @@ export class SandyDiscovery {
         const schema = await client.schema();
         await cache.set(key, schema);
         return schema;
+    }
+
+    /** A runner of this sandy for one-off commands (maintenance, fleet, `-p`): the same whitelisted environment as every other. */
+    runner(located: LocatedSandy): ProcessSandyRunner {
+        return new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.envOptions() });
     }
 
     client(located: LocatedSandy): SandyClient {

@@ -17,7 +17,6 @@ import { PtySpawn, PtySupervisor } from '../terminal/pty-supervisor';
 import { SessionRecords } from '../terminal/session-records';
 import { BuildGate } from '../terminal/build-gate';
 import { isRecordedSandy, processStartTime } from '../terminal/process-identity';
-import { ProcessSandyRunner } from '../sandy/runner';
 import { discoverSessions } from '../../common/session/session-discovery';
 import { SeenSessions } from '../../common/session/session-attention';
 import { detectPrompt } from '../../common/session/prompt-detect';
@@ -184,7 +183,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
                 if (!located) {
                     return { exitCode: undefined, stdout: '', stderr: this.discovery.sandyStatus.problem?.message ?? 'sandy was not found.' };
                 }
-                const runner = new ProcessSandyRunner({ sandyPath: located.path, processEnv: this.ctx.processEnv, envOptions: this.discovery.envOptions() });
+                const runner = this.discovery.runner(located);
                 const r = await runner.run(args, { cwd, timeoutMs });
                 void this.poller.pollNow();
                 return { exitCode: r.exitCode ?? undefined, stdout: r.stdout, stderr: r.stderr };
