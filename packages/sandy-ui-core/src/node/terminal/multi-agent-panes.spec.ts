@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { detectPrompt } from '../../common/session/prompt-detect';
-import { PANE_LOOK_MS, PtySupervisor } from './pty-supervisor';
+import { PANE_LOOK_MS, PROMPT_QUIET_MS, PtySupervisor } from './pty-supervisor';
 import { ScriptedPty } from '../test/scripted-pty';
 import { sandyTmuxRecording } from '../test/agent-screens';
 
@@ -78,6 +78,36 @@ describe('Multi-agent sessions: attention per pane (unit, recorded tmux streams)
         pty.emit(drawn(geminiDialog, 36, 69));
         await until(() => supervisor.get(id)!.attention?.state === 'needs-you', 'gemini\'s prompt a new wait');
         expect(panes(id)).to.match(/^claude:\w+ codex:waiting gemini:waiting$/);
+    });
+
+    it('a first look taken mid-draw (not the layout yet), then the whole window after a quiet spell: the waiting pane counts, the whole-screen look does not undo it', async () => {
+        // The whole screen of a multi-agent window is no one agent's prompt (as at the e2e's 123 columns).
+        const wholeScreenLooks: string[] = [];
+        await supervisor.dispose();
+        supervisor = new PtySupervisor(() => pty, {
+            timings: { interruptGraceMs: 10, terminateGraceMs: 10 }, sendSignal: () => undefined, clock: () => now, attentionTickMs: 5,
+            promptDetector: (lines, agent) => {
+                if (agent?.includes(',')) {
+                    wholeScreenLooks.push(agent);
+                    return false;
+                }
+                return detectPrompt(lines, agent) !== undefined;
+            }
+        });
+        const { id } = launch('claude,codex');
+        // sandy's window half drawn when the panes are first looked at: no layout, no panes.
+        pty.emit('\x1b[H\x1b[2J\x1b[1;1H── claude ──');
+        await new Promise(r => setTimeout(r, 50));
+        expect(supervisor.get(id)!.attention?.panes).to.equal(undefined);
+        // The rest arrives; then quiet long enough for both a pane look and a whole-screen look in the same tick.
+        now += 1;
+        pty.emit(sandyTmuxRecording('two-claude-permission', 'raw'));
+        now += PANE_LOOK_MS + PROMPT_QUIET_MS;
+        await until(() => panes(id) !== undefined, 'the panes looked at');
+        await new Promise(r => setTimeout(r, 100));
+        expect(supervisor.get(id)!.attention).to.deep.include({ state: 'needs-you', waitingFor: 'prompt' });
+        expect(wholeScreenLooks, 'no whole-screen look while the panes are being looked at').to.deep.equal([]);
+        expect(panes(id)).to.match(/^claude:waiting codex:(working|idle)$/);
     });
 
     it('Attack: a screen that stops being the layout (an agent breaking a border, a zoomed pane) does not end a known wait', async () => {

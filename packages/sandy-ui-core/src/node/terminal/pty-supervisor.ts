@@ -803,8 +803,9 @@ export class PtySupervisor {
         }
         session.promptLookedAt = last;
         void session.screen.visibleText(60).then(({ lines }) => {
-            // Output that came meanwhile starts another quiet spell: this look is stale.
-            if (session.live && session.activity.current.lastOutputAt === last) {
+            // Output that came meanwhile starts another quiet spell: this look is stale. So is it when the
+            // session's panes were read meanwhile (a multi-agent window): they answer pane by pane.
+            if (session.live && session.activity.current.lastOutputAt === last && session.panes === undefined) {
                 let shown = false;
                 try {
                     shown = detector(lines, session.info.agent);
@@ -842,7 +843,9 @@ export class PtySupervisor {
             void session.screen.panes(agents).then(panes => this.panesLookedAt(session, panes, detector), () => undefined)
                 .finally(() => session.paneLooking = false);
         }
-        return session.panes !== undefined;
+        // While a look at the panes is under way, no whole-screen look: it would answer for the whole
+        // window (no one agent's prompt) after the panes' answer and undo a pane's wait.
+        return session.panes !== undefined || session.paneLooking;
     }
 
     protected panesLookedAt(session: HostedSession, panes: PaneScreen[] | undefined, detector: NonNullable<SupervisorOptions['promptDetector']>): void {
