@@ -176,6 +176,17 @@ export function resolveWorkDir(workspaceArg: string): { workDir: string; logical
 
 const YES = /^(y|Y|yes|YES|Yes)$/;
 
+/** Where sandy records the approved set of a workspace's privileged keys. */
+export function privilegedApprovalFile(workDir: string, sandyHome: string): string {
+    return `${sandyHome}/approvals/passive-${sha256Hex(workDir).slice(0, 16)}.list`;
+}
+
+/** Whether the set the workspace asks for now is the set on record. */
+export function privilegedApproved(cfg: LoadedConfig, workDir: string, sandyHome: string): boolean {
+    const approvalFile = privilegedApprovalFile(workDir, sandyHome);
+    return isFile(approvalFile) && headLine(approvalFile) === approvalSetHash(cfg.pending);
+}
+
 /** `_resolve_passive_privileged_approval` (sandy:6015-6127). */
 function resolveApproval(cfg: LoadedConfig, workDir: string, sandyHome: string, headless: boolean): void {
     if (cfg.pending.length === 0) {
@@ -183,9 +194,8 @@ function resolveApproval(cfg: LoadedConfig, workDir: string, sandyHome: string, 
     }
     const sorted = sortUnique(cfg.pending);
     const setHash = approvalSetHash(cfg.pending);
-    const wdHash = sha256Hex(workDir).slice(0, 16);
     const approvalsDir = `${sandyHome}/approvals`;
-    const approvalFile = `${approvalsDir}/passive-${wdHash}.list`;
+    const approvalFile = privilegedApprovalFile(workDir, sandyHome);
     mkdirp(approvalsDir);
     const apply = (): void => {
         for (const kv of sorted) {
@@ -197,7 +207,7 @@ function resolveApproval(cfg: LoadedConfig, workDir: string, sandyHome: string, 
         apply();
         return;
     }
-    if (isFile(approvalFile) && headLine(approvalFile) === setHash) {
+    if (privilegedApproved(cfg, workDir, sandyHome)) {
         apply();
         return;
     }
@@ -423,7 +433,7 @@ function readlinkF(link: string): string {
  * under $HOME/. First time: warn, `Proceed anyway? [y/N]` on stdout read from stdin (non-TTY: exit 1);
  * the approved set goes to `<sandbox>/.sandy-approved-symlinks.list`; a NEW entry later exits 1.
  */
-function symlinkGate(workDir: string, sandboxDir: string): void {
+export function escapingSymlinks(workDir: string): string[] {
     const realWorkDir = pwdP(workDir) ?? workDir;
     const home = process.env.HOME ?? '';
     const found: string[] = [];
@@ -450,10 +460,14 @@ function symlinkGate(workDir: string, sandboxDir: string): void {
         }
     };
     walk(workDir, 1);
-    if (!found.length) {
+    return sortUnique(found);
+}
+
+function symlinkGate(workDir: string, sandboxDir: string): void {
+    const current = escapingSymlinks(workDir);
+    if (!current.length) {
         return;
     }
-    const current = sortUnique(found);
     const approvedList = path.join(sandboxDir, '.sandy-approved-symlinks.list');
     if (isFile(approvedList)) {
         const approved = new Set((catFile(approvedList) ?? '').split('\n').filter(Boolean));
@@ -497,6 +511,19 @@ function symlinkGate(workDir: string, sandboxDir: string): void {
     info(`  Persisted ${current.length} approved symlink(s) to ${path.basename(approvedList)}`);
 }
 
+function dockerfileApprovalFile(workDir: string, sandyHome: string): string {
+    return `${sandyHome}/approvals/dockerfile-${sha256Hex(workDir).slice(0, 16)}.list`;
+}
+
+/** Whether the project's `.sandy/` build context is the one on record ('none' when no approval was ever recorded). */
+export function dockerfileApproved(workDir: string, sandyHome: string): boolean | 'none' {
+    const approvalFile = dockerfileApprovalFile(workDir, sandyHome);
+    if (!isFile(approvalFile)) {
+        return 'none';
+    }
+    return headLine(approvalFile) === contextHash(path.join(workDir, '.sandy'));
+}
+
 /**
  * The per-project `.sandy/Dockerfile` gate (`_sandy_project_dockerfile_approved`,
  * sandy:7988-8048) and the project image build. Returns the project image name
@@ -510,10 +537,9 @@ function projectDockerfile(workDir: string, sandyHome: string, sandboxDir: strin
     }
     const ctx = path.dirname(dockerfile);
     const dfHash = contextHash(ctx);
-    const approvalFile = `${sandyHome}/approvals/dockerfile-${sha256Hex(workDir).slice(0, 16)}.list`;
+    const approvalFile = dockerfileApprovalFile(workDir, sandyHome);
     mkdirp(`${sandyHome}/approvals`);
-    const approved = (process.env.SANDY_AUTO_APPROVE_PRIVILEGED || '0') === '1' ||
-        (isFile(approvalFile) && headLine(approvalFile) === dfHash);
+    const approved = (process.env.SANDY_AUTO_APPROVE_PRIVILEGED || '0') === '1' || dockerfileApproved(workDir, sandyHome) === true;
     if (!approved) {
         const text = fs.readFileSync(dockerfile).toString('utf8');
         const all = text.split('\n');

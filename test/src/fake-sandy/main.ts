@@ -15,10 +15,11 @@ import { parseMain, runLaunch } from './launch';
 import { removeSandbox, resetSandbox } from './maintenance';
 import { Runtime } from './session';
 import { emitState } from './state';
-import { ExitError, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome } from './util';
+import { approvalsReport } from './approvals';
+import { ExitError, FAKE_SPEAKS_2X, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome, schemaResource } from './util';
 
 function emitSchema(): string {
-    const schema = JSON.parse(readResource('schema.json')) as {
+    const schema = JSON.parse(schemaResource()) as {
         protected_paths: { dirs_always_mount: string[] };
     };
     // The only environment-dependent part of the schema (fixture 01b).
@@ -29,7 +30,7 @@ function emitSchema(): string {
 }
 
 function protectedPaths(): string {
-    const schema = JSON.parse(readResource('schema.json')) as {
+    const schema = JSON.parse(schemaResource()) as {
         protected_paths: { files: string[]; git_files: string[]; dirs_always_mount: string[] };
     };
     const pp = schema.protected_paths;
@@ -84,6 +85,11 @@ function main(argv: string[], selfPath: string, rt: Runtime): void {
         case '--print-state':
             out(emitState(argv[1], home));
             exit(0);
+            break;
+        case '--approvals':
+            if (FAKE_SPEAKS_2X) {
+                approvalsReport(argv.slice(1), home);
+            }
             break;
         case '--validate-config':
             runValidateConfig(argv[1], home);

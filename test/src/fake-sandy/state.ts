@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { installedImages, listImages, listSessions, printStateDockerReachable, SessionRecord } from './docker';
 import {
-    SCHEMA_VERSION, byteCompare, catFile, dockerCreatedAt, dockerImageCreated, duKiB, globDirs, headLine, hostName,
+    FAKE_SPEAKS_2X, SCHEMA_VERSION, byteCompare, catFile, dockerCreatedAt, dockerImageCreated, duKiB, globDirs, headLine, hostName,
     isBashInt, isDir, isFile, jsonEscape, pidAlive, statMtimeIso, exists
 } from './util';
 
@@ -59,7 +59,17 @@ function sandboxEntry(sandyHome: string, name: string, light: boolean): string {
         }
     }
     s += `,"size_bytes":${size}`;
-    s += `,"handoff_enabled":${exists(path.join(sb, '.handoff-enabled')) ? 'true' : 'false'}`;
+    if (FAKE_SPEAKS_2X) {
+        // Schema 3 removed handoff_enabled/handoff; 1.13-2.4 added these (SPEC_INTROSPECTION.md, "Schema versioning").
+        // `agents` is null (unknown) until a launch recorded it: never read as claude.
+        s += `,"agents":null`;
+        s += `,"relay":{"state":"absent","source":"none","executable_present":null,"path":null,"state_dir":null,"last_exit_code":null,"restarts":0,"last_restart_at":null,"disabled_by":null}`;
+        s += `,"feature_entries":{}`;
+        s += `,"agent_args_files":{${['claude', 'gemini', 'codex', 'opencode', 'grok'].map(a => `"${a}":${exists(path.join(sb, `agent-args.${a}`)) ? 'true' : 'false'}`).join(',')}}`;
+        s += `,"features":[],"feature_problems":[]`;
+    } else {
+        s += `,"handoff_enabled":${exists(path.join(sb, '.handoff-enabled')) ? 'true' : 'false'}`;
+    }
     s += lockInfo(sandyHome, name);
     return s + '}';
 }

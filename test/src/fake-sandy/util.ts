@@ -11,8 +11,17 @@ import * as os from 'os';
 import * as path from 'path';
 import * as tty from 'tty';
 
-export const SANDY_VERSION = '1.7.1-dev';
-export const SCHEMA_VERSION = 1;
+/**
+ * Which sandy the fake speaks: `FAKE_SANDY_VERSION=2.7.1` for sandy 2.7.1 (schema 4), anything else for
+ * 1.7.1-dev (schema 1, the only sandy that runs on this project's machines). In 2.7.1 mode the
+ * introspection surface follows sandy's own documents (the real 2.7.1 `--print-schema` in
+ * test/fixtures/sandy-2.7.1/, SPEC_INTROSPECTION.md's `--print-state` of schemas 2-4, the `--approvals`
+ * description in that schema's cli_flags); everything else (launch, daemon mode, maintenance) stays
+ * 1.7.1's, because nothing but documents says how 2.7.1 does it.
+ */
+export const FAKE_SPEAKS_2X = process.env.FAKE_SANDY_VERSION === '2.7.1';
+export const SANDY_VERSION = FAKE_SPEAKS_2X ? '2.7.1' : '1.7.1-dev';
+export const SCHEMA_VERSION = FAKE_SPEAKS_2X ? 4 : 1;
 export const SANDBOX_MIN_COMPAT = '0.7.10';
 
 /** Thrown to unwind to main() with an exit status, like bash `exit N`. */
@@ -456,6 +465,13 @@ export function hostName(): string {
     } catch {
         return '';
     }
+}
+
+/** The `--print-schema` document of the sandy the fake speaks: its own schema.json, or the real 2.7.1 one. */
+export function schemaResource(): string {
+    return FAKE_SPEAKS_2X
+        ? fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'sandy-2.7.1', 'print-schema.json'), 'utf8')
+        : readResource('schema.json');
 }
 
 /** Files shipped next to the source (schema.json, help.txt). */

@@ -120,7 +120,9 @@ export function buildApprovalRequest(
         : undefined;
     const dockerfileGate = gates?.pending.dockerfile;
     const symlinks = gates?.pending.symlinks?.entries;
-    const pending = report.approvalStatus === 'pending' || !!dockerfileGate || !!symlinks;
+    // The gates decide which are pending (sandy's `--approvals` may have cleared them); without gates, the report.
+    const privilegedAsked = gates ? !!gates.pending.privileged : report.approvalStatus === 'pending';
+    const pending = privilegedAsked || !!dockerfileGate || !!symlinks;
     if (!refusals.length && !compat && !pending) {
         return undefined;
     }
@@ -136,7 +138,7 @@ export function buildApprovalRequest(
         }
         return 'unchanged';
     };
-    const privilegedPending = report.approvalStatus === 'pending' ? report.pendingPrivileged : [];
+    const privilegedPending = privilegedAsked ? report.pendingPrivileged : [];
     const lines: ApprovalLine[] = privilegedPending.map(p => ({
         key: p.key,
         text: p.isSecret ? maskApprovalLine(p.rawLine) : p.rawLine,

@@ -37,6 +37,13 @@ describe('labels: how a session ended, its banner and its age (unit)', () => {
             expect(describeExit({ status: 'stopping', endReason: 'gone' })).to.equal('sandy is running.');
         });
 
+        it('sandy 2.x\'s exit 6 (refused before launch, fixable in one step) points at sandy\'s own words, in the foreground and from --start', () => {
+            const text = 'sandy refused to launch (exit 6: refused before launch, fixable in one step). sandy\'s last lines above name the cause and the one step that fixes it; then Launch again.';
+            expect(exited({ exitCode: 6, mode: 'foreground' })).to.equal(text);
+            expect(exited({ exitCode: 6, mode: 'daemon', endReason: 'start-failed' })).to.equal(text);
+            expect(exited({ exitCode: 1, mode: 'daemon', endReason: 'start-failed' })).to.equal('sandy --start did not start the session (exit 1); sandy\'s reason is above.');
+        });
+
         it('without a reason: the exit code or signal of CONTRACT §6.5', () => {
             expect(exited({ exitCode: 130 })).to.equal('sandy stopped (interrupted, exit 130).');
             expect(exited({ exitCode: 143 })).to.equal('sandy stopped (terminated, exit 143).');

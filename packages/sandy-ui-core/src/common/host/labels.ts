@@ -12,6 +12,14 @@ export function workspaceLabel(workspace: string): string {
     return (idx >= 0 ? trimmed.slice(idx + 1) : trimmed) || workspace;
 }
 
+/**
+ * sandy 2.x's exit 6: "refused before launch, fixable in one step". sandy documents seven causes; their
+ * list is not in any document this project can read (only the meaning of the code is), so the IDE does
+ * not guess the cause: sandy's own last lines, above in the terminal, name it and its fix.
+ */
+export const REFUSED_BEFORE_LAUNCH = 6;
+export const REFUSED_BEFORE_LAUNCH_TEXT = 'sandy refused to launch (exit 6: refused before launch, fixable in one step). sandy\'s last lines above name the cause and the one step that fixes it; then Launch again.';
+
 /** How a session ended, in words a user understands (codes from CONTRACT §6.5; a daemon session's end from §6.3). */
 export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'status'> & Partial<Pick<SessionInfo, 'endReason' | 'mode' | 'problem'>>): string {
     if (info.status !== 'exited') {
@@ -24,6 +32,9 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case 'start-failed':
             if (info.problem) {
                 return `sandy could not be started: ${info.problem.message}`;
+            }
+            if (info.exitCode === REFUSED_BEFORE_LAUNCH) {
+                return REFUSED_BEFORE_LAUNCH_TEXT;
             }
             return info.mode === 'daemon'
                 ? `sandy --start did not start the session${info.exitCode !== undefined ? ` (exit ${info.exitCode})` : ''}; sandy's reason is above.`
@@ -40,6 +51,7 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case 130: return 'sandy stopped (interrupted, exit 130).';
         case 143: return 'sandy stopped (terminated, exit 143).';
         case 129: return 'sandy stopped (hang-up, exit 129).';
+        case REFUSED_BEFORE_LAUNCH: return REFUSED_BEFORE_LAUNCH_TEXT;
         case undefined: return 'sandy ended.';
         default: return `sandy exited with code ${info.exitCode}.`;
     }

@@ -1,7 +1,8 @@
 import { ApprovalRefusal, ApprovalRequest, buildApprovalRequest } from '../../common/approvals/approval-model';
-import { CONTROL_CHARS, gatesToken, PendingGates } from '../../common/approvals/launch-gates';
+import { CONTROL_CHARS, gatesToken, hasPendingGates, PendingGates } from '../../common/approvals/launch-gates';
 import { diffApproval } from '../../common/config/approval-diff';
 import { envSetKeysFrom, PreflightReport } from '../../common/config/preflight';
+import { SandyGateReport, unresolvedByRunningSandyText } from '../../common/sandy/approvals-report';
 import { SandySchema } from '../../common/sandy/contract';
 import { SandyError } from '../../common/sandy/errors';
 import { SandyProblem } from '../../common/service/service-protocol';
@@ -24,6 +25,8 @@ export interface LaunchAnalysis {
     /** undefined: launch without asking. */
     request: ApprovalRequest | undefined;
     gates: PendingGates;
+    /** What the launch says besides (a gate the running sandy reports that the files did not show). */
+    notes: string[];
 }
 
 export interface LaunchAnalysisInput {
@@ -40,6 +43,11 @@ export interface LaunchAnalysisInput {
     /** Value hashes and the Dockerfile text the IDE remembers from the last approval (for the diff). */
     approvedValueHashes?: Record<string, string>;
     previousDockerfile?: string;
+    /**
+     * The running sandy's own judgement of the gates (`--approvals`, sandy 2.x), when it gave one: it
+     * decides WHICH gates are pending; the files still give the values the approval view previews.
+     */
+    sandyGates?: SandyGateReport;
     problemOf(e: unknown): SandyProblem;
 }
 
@@ -83,7 +91,15 @@ export async function analyzeLaunch(input: LaunchAnalysisInput): Promise<LaunchA
     const privileged = report.approvalStatus === 'pending' && report.approvalSetHash
         ? { setHash: report.approvalSetHash, keys: report.approvalSet.map(kv => kv.slice(0, kv.indexOf('='))) }
         : undefined;
-    const gates: PendingGates = { workspace, privileged, dockerfile, symlinks };
+    const notes: string[] = [];
+    let gates: PendingGates = { workspace, privileged, dockerfile, symlinks };
+    if (input.sandyGates?.verdict === 'clear') {
+        // sandy's launch path asks nothing: there is nothing to approve, whatever the files suggest.
+        gates = { workspace };
+    } else if (input.sandyGates?.verdict === 'unresolved' && !hasPendingGates(gates) && !refusals.length) {
+        // sandy will withhold or refuse something the files did not show: the user answers sandy in the terminal.
+        notes.push(unresolvedByRunningSandyText(input.sandyGates));
+    }
     const token = gatesToken(gates, sha256Hex);
-    return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates };
+    return { report, request: buildApprovalRequest(report, diff, descriptions, { pending: gates, token, refusals }), gates, notes };
 }

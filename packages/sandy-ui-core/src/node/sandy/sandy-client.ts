@@ -1,6 +1,7 @@
 import {
     PrintStateMode, printSchemaCommand, printStateCommand, printVersionCommand, validateConfigCommand, versionCommand
 } from '../../common/sandy/commands';
+import { approvalsCommand, SandyGateReport } from '../../common/sandy/approvals-report';
 import { INTROSPECTION_MIN_SANDY, supportsIntrospection, supportsPrintVersion } from '../../common/sandy/compat';
 import { PrintVersion, SandySchema, SandyState, ValidateConfigResult } from '../../common/sandy/contract';
 import { SandyError } from '../../common/sandy/errors';
@@ -64,6 +65,11 @@ export class SandyClient {
     /** `sandy --print-state [light]`; light for polling (no `du`, no image inspection). */
     state(mode: PrintStateMode = 'light', options?: SandyClientRunOptions): Promise<SandyState> {
         return this.introspect(printStateCommand(mode), options);
+    }
+
+    /** `sandy --approvals --workspace PATH` (sandy 2.x; the caller checks `cli_flags` lists it): which launch gates are pending. */
+    approvals(workspace: string, options?: SandyClientRunOptions): Promise<SandyGateReport> {
+        return this.introspect(approvalsCommand(workspace), options);
     }
 
     /** `sandy --validate-config PATH` (names the keys; checks no values — CONTRACT §0.2). */

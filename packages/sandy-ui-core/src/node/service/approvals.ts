@@ -1,5 +1,6 @@
 import * as fs from 'fs';
-import { SandyState } from '../../common/sandy/contract';
+import { SandyGateReport } from '../../common/sandy/approvals-report';
+import { SandySchema, SandyState } from '../../common/sandy/contract';
 import { ApprovalRequest } from '../../common/approvals/approval-model';
 import { GateKind, PendingGates } from '../../common/approvals/launch-gates';
 import { approvalFilePathFor, PreflightReport } from '../../common/config/preflight';
@@ -74,9 +75,14 @@ export class LaunchApprovals {
         return removed;
     }
 
-    /** The pre-flight report and what the approval view must show (undefined: launch without asking). */
-    async analyze(workspace: string): Promise<LaunchAnalysis> {
+    /**
+     * The pre-flight report and what the approval view must show (undefined: launch without asking).
+     * `askSandy`: a sandy that offers `--approvals` decides which gates are pending (not at a prompt's
+     * re-check, which compares the files with what the user approved).
+     */
+    async analyze(workspace: string, askSandy = true): Promise<LaunchAnalysis> {
         const { schema } = this.discovery.schemaInput();
+        const sandyGates = askSandy ? await this.sandyGates(workspace, schema) : undefined;
         const wsHash = workspaceHash16(workspace);
         const sandbox = this.snapshots.latestState?.sandboxes.find(s => s.name === sandboxNameFor(workspace));
         return analyzeLaunch({
@@ -87,8 +93,23 @@ export class LaunchApprovals {
             sandbox: sandbox ? { createdVersion: sandbox.created_version, path: sandbox.path } : undefined,
             approvedValueHashes: await this.approvalMemory.get(wsHash).catch(() => undefined),
             previousDockerfile: await this.approvalMemory.getDockerfile(wsHash).catch(() => undefined),
+            sandyGates,
             problemOf: e => this.ctx.problemOf(e)
         });
+    }
+
+    /** sandy's `--approvals` report when this sandy offers it; undefined (the files decide) when it does not or gave none. */
+    protected async sandyGates(workspace: string, schema: SandySchema): Promise<SandyGateReport | undefined> {
+        const located = this.discovery.located;
+        if (!located || !schema.cli_flags.some(f => f.name === '--approvals')) {
+            return undefined;
+        }
+        try {
+            return await this.discovery.client(located).approvals(workspace);
+        } catch (e) {
+            this.ctx.logger.warn(`sandy: --approvals gave no report for ${workspace}; the files decide: ${this.ctx.problemOf(e).message}`);
+            return undefined;
+        }
     }
 
     /**
@@ -115,7 +136,7 @@ export class LaunchApprovals {
     /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */
     protected async gateUnchanged(workspace: string, approved: PendingGates, gate: GateKind): Promise<boolean> {
         if (gate === 'privileged') {
-            return !!approved.privileged && (await this.analyze(workspace)).report.approvalSetHash === approved.privileged.setHash;
+            return !!approved.privileged && (await this.analyze(workspace, false)).report.approvalSetHash === approved.privileged.setHash;
         }
         if (gate === 'dockerfile') {
             return !!approved.dockerfile && (await sandyContextHash(`${workspace}/.sandy`)).hash === approved.dockerfile.hash;

@@ -110,15 +110,19 @@ export class SandyLauncher {
         }
         const sandyPath = located.path;
         const warnings: string[] = [];
-        try {
-            const sweep = await sweepLocks(this.ctx.sandyHome, workspace);
-            if (sweep.outcome === 'removed') {
-                warnings.push(`Removed a stale lock left by a dead sandy (pid ${sweep.pid ?? '?'}).`);
+        // sandy 2.x sweeps its own stale locks, and says their layout may change in any release: hands off then.
+        if (!this.sweepsOwnLocks()) {
+            try {
+                const sweep = await sweepLocks(this.ctx.sandyHome, workspace);
+                if (sweep.outcome === 'removed') {
+                    warnings.push(`Removed a stale lock left by a dead sandy (pid ${sweep.pid ?? '?'}).`);
+                }
+            } catch (e) {
+                this.ctx.logger.warn(`sandy: lock sweep failed for ${workspace}: ${this.ctx.problemOf(e).message}`);
             }
-        } catch (e) {
-            this.ctx.logger.warn(`sandy: lock sweep failed for ${workspace}: ${this.ctx.problemOf(e).message}`);
         }
-        const { report, request: approval, gates } = await this.approvals.analyze(workspace);
+        const { report, request: approval, gates, notes } = await this.approvals.analyze(workspace);
+        warnings.push(...notes);
         let approved: PendingGates | undefined;
         if (approval) {
             const approvedThis = approval.kind === 'approve' && !!request.approvalToken && request.approvalToken === approval.token;
@@ -130,6 +134,15 @@ export class SandyLauncher {
         }
         warnings.push(...await this.projects.validateWarnings(workspace, true));
         return { kind: 'ready', sandyPath, approved, report, warnings };
+    }
+
+    /**
+     * Whether the located sandy sweeps its own stale workspace locks: sandy 2.x does (schema 2 came with
+     * 2.0.0, and its lock layout is no longer a contract). Gated on the schema version, which
+     * SPEC_INTROSPECTION tells consumers to gate on, not on a version string (`X.Y.Z-dev` reads as `X.Y.Z`).
+     */
+    protected sweepsOwnLocks(): boolean {
+        return (this.discovery.schema?.schema_version ?? 1) >= 2;
     }
 
     /**
