@@ -16,6 +16,7 @@ export function registerSandyCommands(commands: ProjectCommands, start: () => vo
     });
     return [
         r('sandy.launch', arg => commands.launch(arg)),
+        r('sandy.launchWith', arg => commands.launchWith(arg)),
         r('sandy.stop', arg => commands.stop(arg)),
         r('sandy.detach', arg => commands.detach(arg)),
         r('sandy.reattach', arg => commands.reattach(arg)),

@@ -8,6 +8,7 @@ function command(c: { id: string; label: string; icon?: string }): Command {
 
 export namespace SandyCommands {
     export const LAUNCH = command(SANDY_IDE_COMMANDS.LAUNCH);
+    export const LAUNCH_WITH = command(SANDY_IDE_COMMANDS.LAUNCH_WITH);
     export const STOP = command(SANDY_IDE_COMMANDS.STOP);
     export const DETACH = command(SANDY_IDE_COMMANDS.DETACH);
     export const REATTACH = command(SANDY_IDE_COMMANDS.REATTACH);

@@ -66,6 +66,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         super.registerCommands(registry);
         const p = this.projects;
         registry.registerCommand(SandyCommands.LAUNCH, { execute: (arg?: unknown) => p.launch(arg) });
+        registry.registerCommand(SandyCommands.LAUNCH_WITH, { execute: (arg?: unknown) => p.launchWith(arg) });
         registry.registerCommand(SandyCommands.STOP, { execute: (arg?: unknown) => p.stop(arg), isEnabled: (arg?: unknown) => p.canStop(arg) });
         registry.registerCommand(SandyCommands.DETACH, { execute: (arg?: unknown) => p.detach(arg), isEnabled: (arg?: unknown) => p.canDetach(arg) });
         registry.registerCommand(SandyCommands.REATTACH, { execute: (arg?: unknown) => p.reattach(arg), isEnabled: (arg?: unknown) => p.canReattach(arg) });
@@ -95,6 +96,7 @@ export class SandyViewContribution extends AbstractViewContribution<SandyProject
         const folder = [...SANDY_PROJECTS_CONTEXT_MENU, '2_folder'];
         const danger = [...SANDY_PROJECTS_CONTEXT_MENU, '3_remove'];
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.LAUNCH.id, label: SandyCommands.LAUNCH.label, order: 'a' });
+        menus.registerMenuAction(lifecycle, { commandId: SandyCommands.LAUNCH_WITH.id, label: SandyCommands.LAUNCH_WITH.label, order: 'a1' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.STOP.id, label: SandyCommands.STOP.label, order: 'b' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.DETACH.id, label: SandyCommands.DETACH.label, order: 'c' });
         menus.registerMenuAction(lifecycle, { commandId: SandyCommands.REATTACH.id, label: SandyCommands.REATTACH.label, order: 'd' });

@@ -5,6 +5,7 @@
  */
 export const SANDY_IDE_COMMANDS = {
     LAUNCH: { id: 'sandy.launch', label: 'Launch', icon: 'play' },
+    LAUNCH_WITH: { id: 'sandy.launchWith', label: 'Launch with…', icon: 'run-all' },
     STOP: { id: 'sandy.stop', label: 'Stop', icon: 'debug-stop' },
     DETACH: { id: 'sandy.detach', label: 'Detach' },
     REATTACH: { id: 'sandy.reattach', label: 'Reattach' },

@@ -88,7 +88,8 @@ class World {
         saveSettings: (scope, ws, edits) => this.call('saveSettings', `save ${scope} ${ws} ${JSON.stringify(edits.config)}`, { ok: true }),
         fleetPlan: (action, options) => this.call('fleetPlan', `fleetPlan ${action} ${JSON.stringify(options ?? {})}`, this.fleetPlanAnswer),
         fleetRun: (action, options) => this.call('fleetRun', `fleetRun ${action} ${JSON.stringify(options ?? {})}`, this.fleetRunAnswer),
-        runHeadless: (ws, prompt) => this.call('runHeadless', `runHeadless ${ws} ${JSON.stringify(prompt)}`, this.headlessAnswer)
+        runHeadless: (ws, prompt) => this.call('runHeadless', `runHeadless ${ws} ${JSON.stringify(prompt)}`, this.headlessAnswer),
+        agentChoices: () => this.call('agentChoices', 'agentChoices', this.agents.map(a => ({ ...a, found: [], recommended: false, fix: '', secretKeys: [] })))
     };
     settings = {
         schema: { skill_packs: [{ name: 'gstack', repo: 'https://github.com/garrytan/gstack' }, { name: 'other' }] },
@@ -96,6 +97,9 @@ class World {
         scopes: { global: { values: { SANDY_SKILL_PACKS: 'gstack,from-newer-sandy' } }, project: { values: {} } }
     } as unknown as SettingsSnapshot;
     manyAnswer: string[] | undefined = ['other'];
+    /** Answers of successive picks of several, in turn (when set, before manyAnswer). */
+    manyAnswers: Array<string[] | undefined> = [];
+    agents = [{ name: 'claude', description: 'Claude Code' }, { name: 'codex', description: 'OpenAI Codex' }, { name: 'x;rm', description: 'not a name' }];
 
     readonly state = {
         get projects() { return world().projects; },
@@ -116,7 +120,7 @@ class World {
         },
         pickMany: async <T>(items: Array<PickItem<T> & { picked?: boolean }>, placeholder: string) => {
             this.log.push(`pickMany "${placeholder}": ${items.map(i => `${i.picked ? '[x]' : '[ ]'} ${i.label}`).join(', ')}`);
-            return this.manyAnswer as unknown as T[] | undefined;
+            return (this.manyAnswers.length ? this.manyAnswers.shift() : this.manyAnswer) as unknown as T[] | undefined;
         },
         writeClipboard: async t => { this.log.push(`clipboard ${t}`); },
         pickFolder: async o => { this.log.push(`pickFolder ${o.title} [${o.openLabel}]`); return this.picked; },
@@ -239,6 +243,63 @@ describe('ProjectCommands: every "Sandy:" project command, once for both hosts (
             w.picked = undefined;
             await w.commands.launch();
             expect(w.log).to.deep.equal(['pickFolder Launch sandy in which folder? (it is mounted read-write into the sandbox) [Launch]']);
+        });
+    });
+
+    describe('launchWith: the launch options this sandy offers, for one launch', () => {
+        const FLAGS_171 = ['--rebuild', '--new', '--resume', '--remote', '--agent', '--start', '--attach', '--stop'];
+
+        it('offers only the flags sandy lists; the chosen ones go with the launch, after pre-flight, as separate arguments', async () => {
+            w.cliFlags = ['--rebuild', '--new', '--start'];
+            w.manyAnswers = [['new', 'rebuild']];
+            w.preflightAnswer = request('t1');
+            await w.commands.launchWith(alpha());
+            expect(w.log).to.deep.equal([
+                'pickMany "Launch with which options? (none ticked: a plain launch)": [ ] Start a fresh conversation, [ ] Rebuild sandy\'s images first',
+                'preflight /home/u/alpha', 'ask t1', 'open /home/u/alpha {"approvalToken":"t1","args":["--new","--rebuild"]}'
+            ]);
+        });
+
+        it('other agents: picked from sandy\'s schema (names only), one --agent list', async () => {
+            w.cliFlags = FLAGS_171;
+            w.manyAnswers = [['agent'], ['codex', 'claude', 'x;rm']];
+            await w.commands.launchWith(alpha());
+            expect(w.log).to.include('pickMany "Which agents for this launch? (several run side by side)": [ ] claude, [ ] codex');
+            expect(w.log.at(-1)).to.equal('open /home/u/alpha {"args":["--agent","codex,claude"]}');
+        });
+
+        it('refuses --new with --resume, and an agent list left empty: nothing launched', async () => {
+            w.cliFlags = FLAGS_171;
+            w.manyAnswers = [['new', 'resume']];
+            await w.commands.launchWith(alpha());
+            expect(w.log.at(-1)).to.equal('error Sandy: choose either a fresh conversation (--new) or the picker (--resume), not both.');
+            w.log.length = 0;
+            w.manyAnswers = [['agent'], []];
+            await w.commands.launchWith(alpha());
+            expect(w.log.at(-1)).to.match(/^error Sandy: no agent was ticked/);
+            expect(w.log.some(l => l.startsWith('open') || l.startsWith('preflight'))).to.equal(false);
+        });
+
+        it('cancelled: nothing; nothing ticked: a plain launch; a sandy offering no option says so', async () => {
+            w.cliFlags = FLAGS_171;
+            w.manyAnswers = [undefined];
+            await w.commands.launchWith(alpha());
+            expect(w.log.filter(l => !l.startsWith('pickMany'))).to.deep.equal([]);
+            w.manyAnswers = [[]];
+            await w.commands.launchWith(alpha());
+            expect(w.log.at(-1)).to.equal('open /home/u/alpha {"args":[]}');
+            w.log.length = 0;
+            w.cliFlags = ['--start'];
+            await w.commands.launchWith(alpha());
+            expect(w.log).to.deep.equal(['info Sandy: this sandy offers no launch options (its --print-schema lists none of --new, --resume, --rebuild, --remote, --agent). Use Launch.']);
+        });
+
+        it('a project already running: says so and shows its session instead of launching', async () => {
+            w.cliFlags = FLAGS_171;
+            w.live = [session('s1', '/home/u/alpha')];
+            w.manyAnswers = [['rebuild']];
+            await w.commands.launchWith(alpha());
+            expect(w.log).to.deep.equal(['info Sandy: alpha is already running; its session is shown. Stop it first to launch with other options.', 'attach s1']);
         });
     });
 

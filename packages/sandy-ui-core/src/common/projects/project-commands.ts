@@ -17,6 +17,10 @@ import {
     CHOOSE_FOLDER_LABEL, projectRemovedText, LAUNCH_FOLDER_ACTION, LAUNCH_FOLDER_TITLE, NO_SKILL_PACKS_TEXT, SKILL_PACKS_GLOBAL_LABEL, SKILL_PACKS_SCOPE_PLACEHOLDER, skillPacksPlaceholder, skillPacksSavedText, skillPacksShadowedText
 } from '../host/labels';
 import { nextWaiting } from '../session/sessions-view';
+import {
+    agentPickItems, LAUNCH_WITH_AGENTS_PLACEHOLDER, LAUNCH_WITH_NOTHING_OFFERED_TEXT, LAUNCH_WITH_PLACEHOLDER, launchWithArgs,
+    launchWithRunningText, offeredLaunchOptions
+} from '../session/launch-options';
 import type { ProjectsSnapshot } from '../service/service-protocol';
 import {
     availableFleetActions, fleetAction, fleetConfirmText, fleetDoneText, fleetFailedText, FleetOptions, FLEET_IDLE_PLACEHOLDER, FLEET_PICK_PLACEHOLDER,
@@ -83,7 +87,7 @@ export interface ProjectSessionTabs extends SessionTabs {
 /** What the project commands call on the service. */
 export type ProjectCommandsService = Pick<SandyService,
     'addProject' | 'removeProject' | 'preflight' | 'rebuildSandbox' | 'removeSandbox' | 'revokeApproval' | 'stop' | 'planSandyFolder' | 'createSandyFolder'
-    | 'getSettings' | 'saveSettings' | 'fleetPlan' | 'fleetRun' | 'runHeadless'>;
+    | 'getSettings' | 'saveSettings' | 'fleetPlan' | 'fleetRun' | 'runHeadless' | 'agentChoices'>;
 
 /** What the project commands read of the window state (core's WindowState). */
 export interface ProjectCommandsState {
@@ -190,6 +194,59 @@ export class ProjectCommands {
             ], placeholder);
             return picked === 'folder' ? pickFolder() : picked;
         }));
+    }
+
+    /**
+     * "Launch with…" (common/session/launch-options.ts): a project as Launch finds it, then the launch
+     * options this sandy offers (agents for `--agent` from its schema), then Launch's own flow with them
+     * for this one launch. A project already running is shown, not launched again.
+     */
+    async launchWith(arg?: unknown): Promise<void> {
+        const { ui, service, state } = this.ports;
+        const project = isProject(arg) ? arg
+            : state.openFolders.length === 1 ? { workspacePath: state.openFolders[0], displayName: workspaceLabel(state.openFolders[0]) }
+                : await this.projectOf(arg);
+        const workspace = project?.workspacePath;
+        if (!project || !workspace) {
+            return;
+        }
+        const name = project.displayName ?? workspaceLabel(workspace);
+        const live = this.liveSessions().find(s => s.workspace === workspace);
+        if (live) {
+            void ui.info(launchWithRunningText(name));
+            await this.ports.tabs.attach(live);
+            return;
+        }
+        if (!state.snapshot?.status.cliFlags) {
+            await this.refresh();
+        }
+        const offered = offeredLaunchOptions(state.snapshot?.status.cliFlags ?? []);
+        if (!offered.length) {
+            void ui.info(LAUNCH_WITH_NOTHING_OFFERED_TEXT);
+            return;
+        }
+        const chosen = await ui.pickMany(offered, LAUNCH_WITH_PLACEHOLDER);
+        if (!chosen) {
+            return;
+        }
+        let agents: string[] = [];
+        let known: string[] = [];
+        if (chosen.includes('agent')) {
+            const items = agentPickItems(await service.agentChoices());
+            known = items.map(i => i.value);
+            const picked = await ui.pickMany(items, LAUNCH_WITH_AGENTS_PLACEHOLDER);
+            if (!picked) {
+                return;
+            }
+            agents = picked;
+        }
+        const options = launchWithArgs(chosen, agents, known);
+        if ('problem' in options) {
+            void ui.error(options.problem);
+            return;
+        }
+        const host = this.launchHost(() => Promise.resolve(undefined));
+        await launchProject({ workspacePath: workspace }, { ...host, open: (ws, clearance) => host.open(ws, { ...clearance, args: options.args }) });
     }
 
     /** Launch sandy in a folder that need not be a project (the Get Started wizard's test session), through the same flow. */

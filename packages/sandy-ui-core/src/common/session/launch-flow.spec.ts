@@ -73,6 +73,15 @@ describe('launch flow shared by every host (unit)', () => {
             { workspace: '/w', cols: 80, rows: 24, approvalToken: 't1' },
             { workspace: '/w', cols: 81, rows: 24, approvalToken: 't2' }
         ]);
+        // "Launch with…" options hold through the re-approval.
+        const withOptions: LaunchRequest[] = [];
+        const again: LaunchOutcome[] = [{ kind: 'needs-approval', request: request('t5') }, { kind: 'refused', problem: { code: 'failed', message: 'x', hint: '' } }];
+        await launchUntilCleared('/w', { approvalToken: 't4', args: ['--new', '--agent', 'codex'] }, {
+            launch: async r => { withOptions.push(r); return again.shift()!; },
+            measure: () => ({ cols: 80, rows: 24 }),
+            clear: async (_ws, r) => ({ approvalToken: r.token })
+        });
+        expect(withOptions.map(r => [r.approvalToken, r.args])).to.deep.equal([['t4', ['--new', '--agent', 'codex']], ['t5', ['--new', '--agent', 'codex']]]);
         const rejected = await launchUntilCleared('/w', undefined, {
             launch: async () => ({ kind: 'needs-approval', request: request('t3') }),
             measure: () => ({ cols: 80, rows: 24 }),

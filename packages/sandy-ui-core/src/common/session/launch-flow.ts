@@ -13,6 +13,8 @@ import { NO_WORKSPACE_TEXT, preflightFailedText, rebuildFailedText, sandboxReset
 export interface LaunchClearance {
     approvalToken?: string;
     acceptCompatWarning?: boolean;
+    /** sandy's launch options for this launch only ("Launch with…": common/session/launch-options.ts). */
+    args?: string[];
 }
 
 /** The host's side of {@link clearForLaunch}. */
@@ -81,7 +83,8 @@ export async function launchUntilCleared(workspace: string, clearance: LaunchCle
         if (!again) {
             return { kind: 'not-approved' };
         }
-        outcome = await host.launch({ workspace, ...host.measure(), ...again });
+        // The options chosen for this launch hold through a re-approval.
+        outcome = await host.launch({ workspace, ...host.measure(), ...clearance?.args ? { args: clearance.args } : {}, ...again });
     }
     return outcome as LaunchFlowOutcome;
 }

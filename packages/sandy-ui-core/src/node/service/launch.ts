@@ -26,6 +26,29 @@ export function agentOverride(args: readonly string[]): string | undefined {
 
 const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
 
+/**
+ * Why these launch arguments are not taken (undefined: they are): only sandy's launch flags, each its own
+ * string, and a value only as `--agent`'s list of agent names — nothing else reaches sandy's argv (where
+ * sandy would pass it on to the agent).
+ */
+export function launchArgsProblem(args: unknown): string | undefined {
+    if (!Array.isArray(args) || args.length > 16 || !args.every(a => typeof a === 'string' && a.length <= 200)) {
+        return 'The launch options are not a short list of sandy flags.';
+    }
+    for (let i = 0; i < args.length; i++) {
+        const a = args[i] as string;
+        if (a === '--agent') {
+            if (!/^[a-z][a-z0-9-]{0,31}(,[a-z][a-z0-9-]{0,31}){0,7}$/.test(String(args[i + 1] ?? ''))) {
+                return '--agent needs a comma-separated list of agent names.';
+            }
+            i++;
+        } else if (!LAUNCH_FLAGS.has(a)) {
+            return a.startsWith('-') ? `sandy flag ${a} cannot be used for a launch.` : `"${a.slice(0, 40)}" is not a sandy launch option.`;
+        }
+    }
+    return undefined;
+}
+
 /** What {@link SandyLauncher.prepareLaunch} leaves: ready to spawn, or the outcome to return instead. */
 export type PreparedLaunch =
     | { kind: 'ready'; sandyPath: string; approved: PendingGates | undefined; report: PreflightReport; warnings: string[] }
@@ -58,10 +81,6 @@ export class SandyLauncher {
             return { kind: 'already-running', session: live };
         }
         const args = request.args ?? [];
-        const bad = args.find(a => a.startsWith('-') && !LAUNCH_FLAGS.has(a));
-        if (bad) {
-            return { kind: 'refused', problem: { code: 'usage', message: `sandy flag ${bad} cannot be used for a launch.`, hint: 'Use the matching Sandy command instead.' } };
-        }
         const prepared = await this.prepareLaunch(workspace, request);
         if (prepared.kind !== 'ready') {
             return prepared.outcome;
@@ -101,7 +120,11 @@ export class SandyLauncher {
      * the token is the launcher's approval-set hash). A host that cannot host a PTY (VS Code without
      * node-pty) runs the same preparation, then starts sandy in its own terminal with {@link launchEnv}.
      */
-    async prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning'>): Promise<PreparedLaunch> {
+    async prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning' | 'args'>): Promise<PreparedLaunch> {
+        const bad = launchArgsProblem(request.args ?? []);
+        if (bad) {
+            return { kind: 'stop', outcome: { kind: 'refused', problem: { code: 'usage', message: bad, hint: 'Use the matching Sandy command instead.' } } };
+        }
         await this.discovery.ensureLocated();
         const located = this.discovery.located;
         if (!located) {

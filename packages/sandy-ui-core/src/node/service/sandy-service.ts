@@ -414,7 +414,7 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
      * approval token). A host that cannot host a PTY (VS Code without node-pty) runs the same
      * preparation, then starts sandy in its own terminal with {@link launchEnv}.
      */
-    prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning'>): Promise<PreparedLaunch> {
+    prepareLaunch(workspace: string, request: Pick<LaunchRequest, 'approvalToken' | 'acceptCompatWarning' | 'args'>): Promise<PreparedLaunch> {
         return this.launcher.prepareLaunch(workspace, request);
     }
 
