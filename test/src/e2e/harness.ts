@@ -48,7 +48,7 @@ function resetResultsDir(): void {
  * The fake's test knobs reach it only through the product's environment whitelist, i.e. through
  * the user's `sandy.passEnvironment` setting — the same door a real user has.
  */
-const FAKE_KNOBS = ['FAKE_SANDY_NODE', 'FAKE_SANDY_DOCKER', 'FAKE_SANDY_CLEANUP_MS', 'FAKE_SANDY_ON_START', 'FAKE_SANDY_GH_TOKEN', 'FAKE_SANDY_GATE_DELAY_MS'];
+const FAKE_KNOBS = ['FAKE_SANDY_NODE', 'FAKE_SANDY_VERSION', 'FAKE_SANDY_DOCKER', 'FAKE_SANDY_CLEANUP_MS', 'FAKE_SANDY_ON_START', 'FAKE_SANDY_GH_TOKEN', 'FAKE_SANDY_GATE_DELAY_MS'];
 
 export interface SandyIdeOptions {
     /** Names the scratch folder and the backend log. */
