@@ -3,7 +3,8 @@
  * Maintenance…" → "Remove orphaned sandboxes" shows sandy's dry-run plan and what the plugin leaves
  * alone in VS Code's modal dialog; Remove removes the sandbox whose project folder is gone, by name,
  * and keeps the one whose path sandy cut at a `"`. "Sandy: Ask the Agent Once…" runs `sandy -p` in the
- * window's folder and opens the answer in the history viewer. The same core controller as the Theia IDE's.
+ * window's folder and opens the answer in the history viewer. "Sandy: Launch with…" starts the session with
+ * the options ticked in VS Code's multi-select pick. The same core controller as the Theia IDE's.
  * (integration)
  */
 import { expect } from 'chai';
@@ -18,7 +19,7 @@ import { openWorkbench, terminalText, Workbench } from './workbench';
 const NAME = 'fleet-main';
 const ACTION = 'Remove orphaned sandboxes';
 
-describe('Sandy plugin in code-server: fleet maintenance and the headless one-shot (integration)', function (): void {
+describe('Sandy plugin in code-server: fleet maintenance, the headless one-shot, Launch with… (integration)', function (): void {
     this.timeout(300_000);
 
     let world: World;
@@ -85,6 +86,39 @@ describe('Sandy plugin in code-server: fleet maintenance and the headless one-sh
         await bench.waitForNotification(`${ACTION} finished`, 60_000);
         await poll(async () => !fs.existsSync(goneBox), { message: 'the orphan to be removed' });
         expect(fs.existsSync(quotedBox), 'the sandbox of the project with a " in its path is kept').to.equal(true);
+    });
+
+    /** The fake sandy processes started in `cwd`, with their arguments and whether each is a daemon supervisor. */
+    function sandyProcessesIn(cwd: string): Array<{ args: string[]; supervisor: boolean }> {
+        const found: Array<{ args: string[]; supervisor: boolean }> = [];
+        for (const entry of fs.readdirSync('/proc').filter(e => /^\d+$/.test(e))) {
+            try {
+                const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+                const main = argv.findIndex(a => /fake-sandy[\\/]main\.js$/.test(a));
+                if (main >= 0 && fs.readlinkSync(`/proc/${entry}/cwd`) === cwd) {
+                    const supervisor = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes('SANDY_DAEMON_SUPERVISOR=1');
+                    found.push({ args: argv.slice(main + 1), supervisor });
+                }
+            } catch {
+                // gone meanwhile, or not ours
+            }
+        }
+        return found;
+    }
+
+    it('Launch with…: the ticked options go to sandy --start for this launch', async () => {
+        const workspace = fs.realpathSync(world.workspace(NAME));
+        await bench.runCommand('Sandy: Launch with…');
+        const row = (label: string) => page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+        await row('Start a fresh conversation').waitFor({ state: 'visible', timeout: 30_000 });
+        await row('Rebuild sandy\'s images first').locator('.quick-input-list-checkbox, [role="checkbox"]').first().click();
+        await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+        await bench.waitForTab(t => t.includes(NAME) && t.startsWith('sandy'), 'the sandy tab');
+        const supervisor = await poll(async () => sandyProcessesIn(workspace).find(p => p.supervisor),
+            { message: 'the daemon session\'s supervisor', timeout: 60_000 });
+        expect(supervisor.args.filter((a, i, all) => a !== '--workspace' && all[i - 1] !== '--workspace')).to.deep.equal(['--start', '--rebuild']);
+        await bench.runCommand('Sandy: Stop');
+        await poll(async () => !sandyProcessesIn(workspace).some(p => p.supervisor), { message: 'the session to stop', timeout: 60_000 });
     });
 
     it('asks the agent once: a prompt in the input box, sandy -p in the folder, the answer in the history viewer', async () => {
