@@ -51,6 +51,10 @@ export function formatRelativeTime(date: Date | undefined, now = Date.now()): st
 /** The one-line description beside the name: path · agent · model · last launched. */
 export function projectDescription(p: DerivedProject, now = Date.now()): string {
     const parts = [p.displayPath];
+    if (p.workspaceExists === false && p.workspacePathReliable) {
+        // An orphaned sandbox: Fleet Maintenance's "Remove orphaned sandboxes" offers it.
+        parts.push('folder gone');
+    }
     if (p.lastAgent) {
         parts.push(p.lastAgent);
     }

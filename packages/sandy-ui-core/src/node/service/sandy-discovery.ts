@@ -30,6 +30,9 @@ export class SandyDiscovery {
     protected currentSchema: SandySchema | undefined;
     protected status: SandyStatus = { found: false };
     protected locating: Promise<SandyStatus> | undefined;
+    protected fullStateDue = false;
+    /** Sandbox sizes (bytes) by name, from the last full `--print-state`. */
+    protected sizes = new Map<string, number>();
 
     constructor(protected readonly ctx: ServiceContext) { }
 
@@ -176,13 +179,28 @@ export class SandyDiscovery {
         return { schema, input: preflightSchemaInput(schema) };
     }
 
-    /** One `--print-state light` of the located sandy: what the state poller runs. */
+    /**
+     * One `--print-state` of the located sandy: what the state poller runs. Light (no `du`, no image
+     * inspection) unless a full read was asked for ({@link requestFullState}: the user's Refresh); the
+     * sandbox sizes of the last full read are carried into the light ones, which report none.
+     */
     async fetchState(): Promise<SandyState> {
         await this.ensureLocated();
         if (!this.current) {
             throw new SandyError('not-found', this.status.problem?.message ?? 'sandy was not found.', this.status.problem?.hint ?? '');
         }
-        return this.client(this.current).state('light');
+        const full = this.fullStateDue;
+        this.fullStateDue = false;
+        const state = await this.client(this.current).state(full ? 'full' : 'light');
+        if (full) {
+            this.sizes = new Map(state.sandboxes.flatMap(s => typeof s.size_bytes === 'number' ? [[s.name, s.size_bytes] as const] : []));
+        }
+        return { ...state, sandboxes: state.sandboxes.map(s => s.size_bytes == null && this.sizes.has(s.name) ? { ...s, size_bytes: this.sizes.get(s.name)! } : s) };
+    }
+
+    /** The next state read is a full one (sandbox sizes, image staleness, reclaim counts). */
+    requestFullState(): void {
+        this.fullStateDue = true;
     }
 }
 

@@ -131,7 +131,9 @@ export class SnapshotPublisher {
     async refresh(): Promise<ProjectsSnapshot> {
         await this.discovery.ensureLocated();
         if (this.discovery.sandyStatus.found) {
-            // Not the poll under way: it may have read sandy's state before what the caller just did.
+            // The user asked: a full read this time (sandbox sizes). Not the poll under way: it may have
+            // read sandy's state before what the caller just did.
+            this.discovery.requestFullState();
             await this.parts.poller.pollFresh();
         }
         return this.snapshot();

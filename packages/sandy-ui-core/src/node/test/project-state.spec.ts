@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { projectDescription, projectTooltip } from '../../common/projects/project-labels';
 import { parsePrintSchema, parsePrintState, Sandbox, SandyState } from '../../common/sandy/contract';
 import {
     abbreviateHome, DeriveProjectsInput, DerivedProject, deriveProjects, sandboxHashSuffix, sandboxNameForWorkspace, sha256Hex
@@ -174,6 +175,18 @@ describe('project-state (unit)', () => {
             expect(p.has('ghost-11112222')).to.equal(false);
             expect(p.get('legacy-0000aaaa')!.state).to.equal('stale');
         });
+    });
+
+    it('an orphaned sandbox (its folder gone, sandy\'s path reliable) says "folder gone" in its row, its size in the tooltip', () => {
+        const full = state('41-print-state-full-populated');
+        const one = full.sandboxes.find(s => s.workspace_path !== '' && !s.workspace_path.includes('"'))!;
+        const s: SandyState = { ...full, sandboxes: [{ ...one, workspace_exists: false, size_bytes: 3 * 1024 * 1024 }] };
+        const [orphan] = deriveProjects({ ...base, state: s });
+        expect(orphan).to.deep.include({ workspaceExists: false, workspacePathReliable: true, sizeBytes: 3 * 1024 * 1024 });
+        expect(projectDescription(orphan).split(' · ').slice(0, 2)).to.deep.equal([orphan.displayPath, 'folder gone']);
+        expect(projectTooltip(orphan)).to.contain('The workspace folder no longer exists.').and.contain('\nSize: 3.0 MiB');
+        const [present] = deriveProjects({ ...base, state: { ...full, sandboxes: [one] } });
+        expect(projectDescription(present)).to.not.contain('folder gone');
     });
 
     it('D2 fixed by naming: a UI project with a `"` in its path joins its sandbox by name', () => {

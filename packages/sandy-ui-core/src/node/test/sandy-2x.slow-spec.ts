@@ -48,6 +48,23 @@ for (const version of ['2.7.1', '1.7.1'] as const) {
             }
         });
 
+        it('sandbox sizes: none from the light polls; Refresh reads the full state once, and the size stays through the light polls after', async () => {
+            const name = sandboxNameFor(workspace);
+            const box = path.join(fake.sandyHome, 'sandboxes', name);
+            fs.mkdirSync(box, { recursive: true });
+            fs.writeFileSync(path.join(box, 'blob'), Buffer.alloc(64 * 1024, 1));
+            await fake.service.poller.pollFresh();
+            const size = async () => (await fake.service.snapshot()).projects.find(p => p.sandboxName === name)?.sizeBytes;
+            expect(await size(), 'a light poll has no size').to.equal(undefined);
+            const fullBefore = fake.calls().filter(c => c.args === '--print-state').length;
+            await fake.service.refresh();
+            expect(await size()).to.be.at.least(64 * 1024);
+            expect(fake.calls().filter(c => c.args === '--print-state').length, 'one full read').to.equal(fullBefore + 1);
+            await fake.service.poller.pollFresh();
+            expect(fake.calls().at(-1)?.args).to.equal('--print-state light');
+            expect(await size(), 'kept through a light poll').to.be.at.least(64 * 1024);
+        });
+
         it(version === '2.7.1'
             ? 'a stale lock is left to sandy 2.x, which sweeps its own (their layout is not a contract)'
             : 'a stale lock of a dead sandy is swept before the launch, and the launch says so', async () => {
