@@ -203,14 +203,11 @@ export class ProjectCommands {
      */
     async launchWith(arg?: unknown): Promise<void> {
         const { ui, service, state } = this.ports;
-        const project = isProject(arg) ? arg
-            : state.openFolders.length === 1 ? { workspacePath: state.openFolders[0], displayName: workspaceLabel(state.openFolders[0]) }
-                : await this.projectOf(arg);
-        const workspace = project?.workspacePath;
-        if (!project || !workspace) {
+        const target = await this.workspaceTarget(arg);
+        if (!target) {
             return;
         }
-        const name = project.displayName ?? workspaceLabel(workspace);
+        const { workspace, name } = target;
         const live = this.liveSessions().find(s => s.workspace === workspace);
         if (live) {
             void ui.info(launchWithRunningText(name));
@@ -485,15 +482,12 @@ export class ProjectCommands {
      * notification says its first line. sandy's refusal is shown as sandy said it.
      */
     async askOnce(arg?: unknown): Promise<void> {
-        const { ui, service, state, historyViewer } = this.ports;
-        const project = isProject(arg) ? arg
-            : state.openFolders.length === 1 ? { workspacePath: state.openFolders[0], displayName: workspaceLabel(state.openFolders[0]) }
-                : await this.projectOf(arg);
-        const workspace = project?.workspacePath;
-        if (!project || !workspace) {
+        const { ui, service, historyViewer } = this.ports;
+        const target = await this.workspaceTarget(arg);
+        if (!target) {
             return;
         }
-        const name = project.displayName ?? workspaceLabel(workspace);
+        const { workspace, name } = target;
         const prompt = await ui.input({ title: HEADLESS_PROMPT_TITLE, placeholder: headlessPromptPlaceholder(name), validate: headlessPromptProblem });
         if (prompt === undefined) {
             return;
@@ -733,6 +727,16 @@ export class ProjectCommands {
     }
 
     /** The command's project: its argument, else the selected row, else a pick. */
+    /** A project command's workspace: its argument, else the window's one open folder, else the selected row or a pick. */
+    protected async workspaceTarget(arg: unknown): Promise<{ workspace: string; name: string } | undefined> {
+        const open = this.ports.state.openFolders;
+        const project = isProject(arg) ? arg
+            : open.length === 1 ? { workspacePath: open[0], displayName: workspaceLabel(open[0]) }
+                : await this.projectOf(arg);
+        const workspace = project?.workspacePath;
+        return workspace ? { workspace, name: project.displayName ?? workspaceLabel(workspace) } : undefined;
+    }
+
     protected async projectOf(arg: unknown): Promise<DerivedProject | undefined> {
         return isProject(arg) ? arg : this.ports.projectsView.selectedProject ?? await this.pickProject(PICK_PROJECT_PLACEHOLDER);
     }
