@@ -138,7 +138,7 @@ export class FallbackTerminals implements ProjectSessionTabs, vscode.Disposable 
         const session: SessionInfo = { id: `fallback:${now}`, pid: 0, mode: 'foreground', origin: 'ide', workspace, args: request.args ?? [], startedAt: now, status: 'running', attachedViews: 1 };
         this.running.set(workspace, { terminal, session });
         terminal.show();
-        await this.core.afterLaunch(workspace);
+        await this.core.afterLaunch(workspace, request.args);
         return { kind: 'launched', warnings: prepared.warnings, session };
     }
 

@@ -21,6 +21,7 @@ describe('launchArgsProblem: what a launch request may put on sandy\'s command l
     it('Attack: a forged request (another page, a compromised frontend) cannot reach sandy\'s argv with anything else', () => {
         expect(launchArgsProblem(['--print-state'])).to.match(/--print-state cannot be used for a launch/);
         expect(launchArgsProblem(['--stop-all'])).to.match(/cannot be used/);
+        expect(launchArgsProblem(['--upgrade']), 'sandy updating itself from the network is no launch option').to.match(/--upgrade cannot be used/);
         expect(launchArgsProblem(['--new', 'rm -rf ~'])).to.match(/is not a sandy launch option/);
         expect(launchArgsProblem(['--agent', '--dangerously-skip-permissions'])).to.match(/--agent needs/);
         expect(launchArgsProblem(['--agent', 'claude;touch /tmp/x'])).to.match(/--agent needs/);

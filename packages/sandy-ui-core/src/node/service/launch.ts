@@ -24,7 +24,8 @@ export function agentOverride(args: readonly string[]): string | undefined {
     return i >= 0 && typeof args[i + 1] === 'string' && !args[i + 1].startsWith('-') ? args[i + 1] : undefined;
 }
 
-const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '--upgrade', '-v', '-vv', '-vvv']);
+// Not `--upgrade`: that is sandy updating itself from the network, not an option of a launch.
+const LAUNCH_FLAGS = new Set(['--new', '--resume', '--rebuild', '--agent', '--remote', '-v', '-vv', '-vvv']);
 
 /**
  * Why these launch arguments are not taken (undefined: they are): only sandy's launch flags, each its own
@@ -110,7 +111,7 @@ export class SandyLauncher {
         } catch (e) {
             return { kind: 'refused', problem: this.ctx.problemOf(e) };
         }
-        await this.afterLaunch(workspace);
+        await this.afterLaunch(workspace, args);
         return { kind: 'launched', session, warnings };
     }
 
@@ -204,9 +205,10 @@ export class SandyLauncher {
     }
 
     /** Record the launch in the projects list and poll. */
-    async afterLaunch(workspace: string): Promise<void> {
+    async afterLaunch(workspace: string, args: readonly string[] = []): Promise<void> {
         const launchConfig = this.effectiveConfig(workspace);
-        await this.parts.store.recordLaunch(workspace, { agent: launchConfig.agent, model: launchConfig.model });
+        // `--agent LIST` (Launch with…) is what this launch ran.
+        await this.parts.store.recordLaunch(workspace, { agent: agentOverride(args) ?? launchConfig.agent, model: launchConfig.model });
         void this.parts.poller.pollNow();
     }
 

@@ -19,6 +19,9 @@ export interface SchemaInput {
     input: { privilegedKeys: string[]; passiveKeys: string[]; envOnlyKeys: string[]; keys: SandySchema['config']['privileged_keys'] };
 }
 
+/** At most one full `--print-state` (a `du` of every sandbox) per this long, however often the state is refreshed. */
+export const FULL_STATE_MIN_INTERVAL_MS = 10 * 60_000;
+
 /**
  * Which sandy the service uses and what it is: the host's configuration (sandy.path, the variables
  * the user lets through), the located executable, its `--print-schema` and the compat verdict, and
@@ -31,6 +34,7 @@ export class SandyDiscovery {
     protected status: SandyStatus = { found: false };
     protected locating: Promise<SandyStatus> | undefined;
     protected fullStateDue = false;
+    protected fullStateAt = -Infinity;
     /** Sandbox sizes (bytes) by name, from the last full `--print-state`. */
     protected sizes = new Map<string, number>();
 
@@ -198,9 +202,15 @@ export class SandyDiscovery {
         return { ...state, sandboxes: state.sandboxes.map(s => s.size_bytes == null && this.sizes.has(s.name) ? { ...s, size_bytes: this.sizes.get(s.name)! } : s) };
     }
 
-    /** The next state read is a full one (sandbox sizes, image staleness, reclaim counts). */
-    requestFullState(): void {
-        this.fullStateDue = true;
+    /**
+     * The next state read is a full one (sandbox sizes, image staleness, reclaim counts) — unless one was
+     * read within {@link FULL_STATE_MIN_INTERVAL_MS}: `du` over every sandbox is not for every refresh.
+     */
+    requestFullState(now = Date.now()): void {
+        if (now - this.fullStateAt >= FULL_STATE_MIN_INTERVAL_MS) {
+            this.fullStateAt = now;
+            this.fullStateDue = true;
+        }
     }
 }
 

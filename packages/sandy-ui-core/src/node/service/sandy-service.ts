@@ -424,8 +424,8 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
     }
 
     /** Record the launch in the projects list and poll. */
-    afterLaunch(workspace: string): Promise<void> {
-        return this.launcher.afterLaunch(workspace);
+    afterLaunch(workspace: string, args?: readonly string[]): Promise<void> {
+        return this.launcher.afterLaunch(workspace, args);
     }
 
     // ---- settings -----------------------------------------------------------------------------

@@ -63,6 +63,8 @@ for (const version of ['2.7.1', '1.7.1'] as const) {
             await fake.service.poller.pollFresh();
             expect(fake.calls().at(-1)?.args).to.equal('--print-state light');
             expect(await size(), 'kept through a light poll').to.be.at.least(64 * 1024);
+            await fake.service.refresh();
+            expect(fake.calls().filter(c => c.args === '--print-state').length, 'no second du within ten minutes, however often refreshed').to.equal(fullBefore + 1);
         });
 
         it(version === '2.7.1'
