@@ -33,7 +33,6 @@ export class SandyDiscovery {
     protected currentSchema: SandySchema | undefined;
     protected status: SandyStatus = { found: false };
     protected locating: Promise<SandyStatus> | undefined;
-    protected fullStateDue = false;
     protected fullStateAt = -Infinity;
     /** Sandbox sizes (bytes) by name, from the last full `--print-state`. */
     protected sizes = new Map<string, number>();
@@ -184,32 +183,35 @@ export class SandyDiscovery {
     }
 
     /**
-     * One `--print-state` of the located sandy: what the state poller runs. Light (no `du`, no image
-     * inspection) unless a full read was asked for ({@link requestFullState}: the user's Refresh); the
-     * sandbox sizes of the last full read are carried into the light ones, which report none.
+     * One `--print-state light` of the located sandy: what the state poller runs. The sandbox sizes of the
+     * last full read ({@link readFullState}) are carried into it, since light mode reports none.
      */
     async fetchState(): Promise<SandyState> {
         await this.ensureLocated();
         if (!this.current) {
             throw new SandyError('not-found', this.status.problem?.message ?? 'sandy was not found.', this.status.problem?.hint ?? '');
         }
-        const full = this.fullStateDue;
-        this.fullStateDue = false;
-        const state = await this.client(this.current).state(full ? 'full' : 'light');
-        if (full) {
-            this.sizes = new Map(state.sandboxes.flatMap(s => typeof s.size_bytes === 'number' ? [[s.name, s.size_bytes] as const] : []));
-        }
+        const state = await this.client(this.current).state('light');
         return { ...state, sandboxes: state.sandboxes.map(s => s.size_bytes == null && this.sizes.has(s.name) ? { ...s, size_bytes: this.sizes.get(s.name)! } : s) };
     }
 
     /**
-     * The next state read is a full one (sandbox sizes, image staleness, reclaim counts) — unless one was
-     * read within {@link FULL_STATE_MIN_INTERVAL_MS}: `du` over every sandbox is not for every refresh.
+     * A full `--print-state` (a `du` of every sandbox) for the sandbox sizes, at most once per
+     * {@link FULL_STATE_MIN_INTERVAL_MS}; false when none was due or it failed. Run beside the polls,
+     * never in their way: a slow `du` holds up no snapshot.
      */
-    requestFullState(now = Date.now()): void {
-        if (now - this.fullStateAt >= FULL_STATE_MIN_INTERVAL_MS) {
-            this.fullStateAt = now;
-            this.fullStateDue = true;
+    async readFullState(now = Date.now()): Promise<boolean> {
+        if (!this.current || now - this.fullStateAt < FULL_STATE_MIN_INTERVAL_MS) {
+            return false;
+        }
+        this.fullStateAt = now;
+        try {
+            const state = await this.client(this.current).state('full');
+            this.sizes = new Map(state.sandboxes.flatMap(s => typeof s.size_bytes === 'number' ? [[s.name, s.size_bytes] as const] : []));
+            return true;
+        } catch (e) {
+            this.ctx.logger.warn(`sandy: the full --print-state (sandbox sizes) failed: ${this.ctx.problemOf(e).message}`);
+            return false;
         }
     }
 }

@@ -131,10 +131,10 @@ export class SnapshotPublisher {
     async refresh(): Promise<ProjectsSnapshot> {
         await this.discovery.ensureLocated();
         if (this.discovery.sandyStatus.found) {
-            // The user asked: a full read this time (sandbox sizes). Not the poll under way: it may have
-            // read sandy's state before what the caller just did.
-            this.discovery.requestFullState();
+            // Not the poll under way: it may have read sandy's state before what the caller just did.
             await this.parts.poller.pollFresh();
+            // The sandbox sizes come from a full read beside it (at most one per ten minutes), then a poll shows them.
+            void this.discovery.readFullState().then(read => read ? this.parts.poller.pollNow() : undefined);
         }
         return this.snapshot();
     }

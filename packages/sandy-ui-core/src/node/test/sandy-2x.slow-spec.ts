@@ -48,7 +48,7 @@ for (const version of ['2.7.1', '1.7.1'] as const) {
             }
         });
 
-        it('sandbox sizes: none from the light polls; Refresh reads the full state once, and the size stays through the light polls after', async () => {
+        it('sandbox sizes: none from the light polls; a refresh reads the full state once beside them, and the size stays through the light polls after', async () => {
             const name = sandboxNameFor(workspace);
             const box = path.join(fake.sandyHome, 'sandboxes', name);
             fs.mkdirSync(box, { recursive: true });
@@ -58,6 +58,10 @@ for (const version of ['2.7.1', '1.7.1'] as const) {
             expect(await size(), 'a light poll has no size').to.equal(undefined);
             const fullBefore = fake.calls().filter(c => c.args === '--print-state').length;
             await fake.service.refresh();
+            // The full read runs beside the refresh (a slow du holds nothing up); a poll then shows the size.
+            for (let i = 0; i < 100 && await size() === undefined; i++) {
+                await new Promise(r => setTimeout(r, 50));
+            }
             expect(await size()).to.be.at.least(64 * 1024);
             expect(fake.calls().filter(c => c.args === '--print-state').length, 'one full read').to.equal(fullBefore + 1);
             await fake.service.poller.pollFresh();
