@@ -138,7 +138,8 @@ export class Workbench {
         const menu = this.page.locator('.context-view .monaco-menu');
         for (let attempt = 1; ; attempt++) {
             await this.projectRow(name).click({ button: 'right' });
-            const item = menu.locator('.action-item', { hasText: entry }).first().locator('.action-menu-item');
+            // The entry by its whole label: "Launch" is not "Launch with…".
+            const item = menu.locator('.action-item').filter({ has: this.page.locator('.action-label').getByText(entry, { exact: true }) }).first().locator('.action-menu-item');
             await item.waitFor({ state: 'visible', timeout: 10_000 });
             await item.hover();
             await this.page.waitForTimeout(400);
