@@ -16,7 +16,8 @@ interface Running {
 /**
  * Without node-pty (the universal .vsix, or a platform whose prebuild does not load) sandy runs in
  * `vscode.window.createTerminal`: the same pre-flight and approval (core's prepareLaunch), the same
- * whitelisted environment (strictEnv), the auto-approve variable only for an approved spawn.
+ * whitelisted environment (strictEnv; never `SANDY_AUTO_APPROVE_PRIVILEGED`, which would skip sandy's Dockerfile
+ * gate and record no approval): sandy asks its own prompts in that terminal, the user answers, sandy records.
  *
  * To the project commands these terminals are tabs like any other (core's SessionTabs): each live
  * one shows a session they host themselves ({@link SelfHostedSessions}), which Stop ends by closing

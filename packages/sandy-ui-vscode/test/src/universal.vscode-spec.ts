@@ -59,6 +59,12 @@ describe('Sandy universal package (no node-pty) in code-server (integration)', f
             const lock = await poll(() => fs.existsSync(sandboxes) && fs.readdirSync(sandboxes).find(f => f.startsWith('.uni-proj-') && f.endsWith('.lock')),
                 { message: 'sandy (the fake) to take the workspace lock' });
             expect(lock).to.match(/^\.uni-proj-[0-9a-f]+\.lock$/);
+            // sandy runs with the whitelisted environment only: never the auto-approve variable (sandy asks, the user answers).
+            const pid = await poll(() => (fs.existsSync(path.join(sandboxes, lock!, 'pid')) && fs.readFileSync(path.join(sandboxes, lock!, 'pid'), 'utf8').trim()) || undefined,
+                { message: 'the lock holder\'s pid' });
+            const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+            expect(environ.filter(v => v.startsWith('SANDY_AUTO_APPROVE_PRIVILEGED='))).to.deep.equal([]);
+            expect(environ.some(v => v.startsWith('HOME=')), 'the environment was read').to.equal(true);
         } catch (e) {
             fs.mkdirSync(RESULTS_DIR, { recursive: true });
             await page.screenshot({ path: path.join(RESULTS_DIR, 'universal-failed.png') }).catch(() => undefined);
