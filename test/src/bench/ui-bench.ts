@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
+import { CATCH_UP, FLOW_CONTROL } from '@sandy-ui/core/common';
 import { Backend, Scratch, readInvocations } from './app';
 import { floodBytes } from './flood';
 import {
@@ -250,8 +251,10 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         }
     }
     throughputMetrics(report, 'sandy_tab', lines, sandy,
-        `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal.`,
+        `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal. `
+        + `A daemon session's attach client draws on the alternate screen, where a tab more than catchUp.windowChars behind is sent frames of the screen in place of the output it has not drawn (node/terminal/screen-frame.ts); on the normal screen (sessionMode foreground) every byte is drawn, paused by flowControl.`,
         {
+            sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', catchUp: CATCH_UP, flowControl: FLOW_CONTROL,
             terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
             ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
         },

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect } from 'chai';
 import { PtySupervisor, SignalSender } from '@sandy-ui/core/node';
-import { FLOW_CONTROL, SessionInfo, StopTimings } from '@sandy-ui/core/common';
+import { CATCH_UP, FLOW_CONTROL, SessionInfo, StopTimings } from '@sandy-ui/core/common';
 import { nodePtySpawn } from '../node-pty-spawn';
 import {
     FAKE_SANDY, FlowCall, OutputRecorder, ScratchHome, SentSignal, childrenOf, describeProcess, isGone, outputLine, processGroupOf,
@@ -370,6 +370,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             view.attachment.onData(d => chunks.push(d.length));
             await view.waitFor(PROMPT);
             expect(calls, 'the banner alone stays below the watermark').to.deep.equal([]);
+            await view.leaveAlternateScreen();
 
             const n = 200_000;
             view.type(`flood ${n}`);
@@ -399,6 +400,37 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             await scratch.expectNoLeftovers();
         });
 
+        it('on the alternate screen a view that acknowledges nothing does not hold the agent up: the flood ends, and the view, once it draws, gets the screen it ended on', async () => {
+            const calls: FlowCall[] = [];
+            supervisor = new PtySupervisor(spyingSpawn(calls), PATIENT);
+            const info = launchFake(supervisor);
+            const view = new OutputRecorder(await supervisor.attach(info.id), { acknowledge: false });
+            await view.waitFor(PROMPT);
+            let screenText = '';
+            const hosting = supervisor;
+            const look = setInterval(() => void hosting.screenOf(info.id)?.visibleText().then(v => screenText = v.lines.join('\n')), 100);
+
+            const n = 200_000; // 15 MB
+            view.type(`flood ${n}`);
+            try {
+                await waitUntil(() => screenText.includes(`flood done ${n}`), 60_000, 'the flood to end in the backend');
+            } finally {
+                clearInterval(look);
+            }
+            expect(view.chars, 'the view was sent no more than its window').to.be.at.most(CATCH_UP.windowChars + 4096);
+            expect(view.has(`flood done ${n}`), 'nor the end yet: it has drawn nothing').to.equal(false);
+            // The session may pause for the backend's own parse of the screen, never for the view: it is not paused now.
+            expect(calls.filter(c => c.op === 'pause').length).to.equal(calls.filter(c => c.op === 'resume').length);
+
+            view.autoAcknowledge = true;
+            view.attachment.acknowledge(view.chars);
+            await view.waitFor(`flood done ${n}`, 15_000);
+            expect(view.chars, 'a frame of the screen, not the 15 MB').to.be.below(2 * CATCH_UP.windowChars);
+
+            expect((await supervisor.stop(info.id)).exitCode).to.equal(130);
+            await scratch.expectNoLeftovers();
+        });
+
         it('a stop resumes a paused PTY and keeps it reading, so the cleanup trap can finish', async () => {
             const calls: FlowCall[] = [];
             const sent: SentSignal[] = [];
@@ -408,6 +440,7 @@ describe('PtySupervisor with node-pty and the fake sandy (slow)', function (): v
             // The view went away without acknowledging (a closed tab): output piles up unacknowledged.
             const view = new OutputRecorder(await supervisor.attach(info.id), { acknowledge: false });
             await view.waitFor(PROMPT);
+            await view.leaveAlternateScreen();
             view.type('flood 20000');
             await waitUntil(() => calls.length > 0, 15_000, 'the supervisor to pause the PTY');
 

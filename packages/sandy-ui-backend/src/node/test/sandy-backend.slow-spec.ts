@@ -429,6 +429,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             await flooding.view.waitFor(PROMPT);
 
             // The second session's only view stops acknowledging (a frozen window): the PTY gets paused.
+            await flooding.view.leaveAlternateScreen();
             flooding.view.autoAcknowledge = false;
             flooding.view.type('flood 20000');
             await waitUntil(() => flooding.view.chars > 100_000 && Date.now() - flooding.view.lastDataAt > 300, 15_000,

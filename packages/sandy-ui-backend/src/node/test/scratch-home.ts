@@ -236,6 +236,17 @@ export class OutputRecorder {
     type(line: string): void {
         this.attachment.write(line + '\r');
     }
+
+    /**
+     * The fake's TUI leaves the alternate screen, so what it prints next scrolls into the normal screen's
+     * scrollback: every byte of it reaches the view, and a view that stops acknowledging pauses the
+     * session (on the alternate screen a view is caught up by frames instead: screen-frame.ts).
+     */
+    async leaveAlternateScreen(): Promise<void> {
+        this.type('raw \\e[?1049l');
+        await waitUntil(() => this.has('\x1b[?1049l'), 15_000, 'the fake to leave the alternate screen');
+        await new Promise(resolve => setTimeout(resolve, 200)); // the backend's copy of the screen parses it
+    }
 }
 
 /** The fake prints `text` on its own line; the typed command echoes it after `echo `, so anchor on the line start. */

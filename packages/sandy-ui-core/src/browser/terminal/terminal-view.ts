@@ -75,6 +75,7 @@ export class SandyTerminalView {
     protected pending: Array<{ data: string; parsed?: () => void }> = [];
     protected pendingTimer: ReturnType<typeof setTimeout> | undefined;
     protected recent = { since: 0, chars: 0 };
+    protected floodUntil = 0;
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -171,7 +172,12 @@ export class SandyTerminalView {
             this.recent = { since: now, chars: 0 };
         }
         this.recent.chars += data.length;
-        if (this.pending.length || this.recent.chars > FLOOD_CHARS) {
+        if (this.recent.chars > FLOOD_CHARS) {
+            // A flood lasts until a window passes without one: its first small write of a window (a
+            // catch-up frame, node/terminal/screen-frame.ts) waits for the next flood frame too.
+            this.floodUntil = now + FLOOD_WINDOW_MS;
+        }
+        if (this.pending.length || now < this.floodUntil) {
             this.pending.push({ data, parsed });
             this.pendingTimer ??= setTimeout(() => this.flushPending(), FLOOD_FRAME_MS);
             return;

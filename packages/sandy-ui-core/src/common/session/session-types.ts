@@ -76,3 +76,19 @@ export const DEFAULT_STOP_TIMINGS: StopTimings = { interruptGraceMs: 3000, termi
  * sixth of a second of a fast flood instead (`npm run bench`, test/src/bench/README.md "Throughput steps").
  */
 export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 250_000 } as const;
+
+/**
+ * Catching a view up on the alternate screen (node/terminal/screen-frame.ts). There a view is sent at
+ * most `windowChars` it has not drawn; what comes meanwhile waits, and once the view has drawn half of
+ * what it was sent, it gets a frame of the screen as it is in place of the waiting output (when that is
+ * more than `minSkipChars`; less is sent as it is), at most one frame per `frameIntervalMs` (every frame
+ * is a whole screen for the view to draw, and drawing is most of its work in a flood: `npm run bench`).
+ * A frame is also made every `frameEveryChars` of
+ * waiting output, which bounds what waits. The session pauses only when the backend's copy of the screen
+ * is `maxUnparsedChars` behind the PTY, or a view's queue (no frame could stand for it) reaches
+ * `maxQueuedChars`; it resumes below them (the queue: half of it, more than waits while frames are made).
+ */
+export const CATCH_UP = {
+    windowChars: 64 * 1024, minSkipChars: 16 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100,
+    maxQueuedChars: 4_000_000, maxUnparsedChars: 512 * 1024
+} as const;

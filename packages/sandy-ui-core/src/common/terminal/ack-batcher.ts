@@ -1,10 +1,11 @@
-import { FLOW_CONTROL } from '../session/session-types';
+import { CATCH_UP } from '../session/session-types';
 
 /**
- * Parsed characters are acknowledged once this many are owed: half the backend's resume mark, so what
- * a view still owes never holds a paused session back (it resumes below the mark)…
+ * Parsed characters are acknowledged once this many are owed: half of what a view caught up by frames
+ * may have in flight, so what it still owes never holds its next frame back, nor a paused session (it
+ * resumes below the low mark)…
  */
-export const ACK_BATCH_CHARS = FLOW_CONTROL.lowWatermarkChars / 2;
+export const ACK_BATCH_CHARS = CATCH_UP.windowChars / 4;
 /** …or this long after the first of them was parsed: an agent printing a line at a time costs one message a second, not one per line. */
 export const ACK_DELAY_MS = 1000;
 

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { AckBatcher, ACK_BATCH_CHARS } from '../../common/terminal/ack-batcher';
-import { FLOW_CONTROL } from '../../common/session/session-types';
+import { CATCH_UP, FLOW_CONTROL } from '../../common/session/session-types';
 import { PtySupervisor } from './pty-supervisor';
 import { ScriptedPty } from '../test/scripted-pty';
+import { Terminal } from '@xterm/headless';
+import { normalLines, parsed, terminalState } from '../test/terminal-state';
 
 const wait = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -32,8 +34,9 @@ describe('AckBatcher: a view acknowledges parsed output in batches (unit)', () =
         expect(sent).to.deep.equal([120, 7]);
     });
 
-    it('never owes enough to keep a session paused: what it holds back stays below the resume mark', () => {
+    it('never owes enough to keep a session paused, or a view waiting for its next frame: what it holds back stays below the resume marks', () => {
         expect(ACK_BATCH_CHARS).to.be.below(FLOW_CONTROL.lowWatermarkChars);
+        expect(ACK_BATCH_CHARS).to.be.below(CATCH_UP.windowChars / 2);
     });
 });
 
@@ -70,10 +73,175 @@ describe('Flow control with batched acknowledgements (unit, scripted PTY)', () =
             for (let done = 0; done < total; done += 4096) {
                 acks.owe(Math.min(4096, total - done));
             }
-            expect(pty.paused, 'resumed with only a partial batch still owed').to.equal(false);
+            // (Once the backend's own copy of the screen has parsed the megabyte written all at once.)
+            await waitFor(() => !pty.paused, 'resumed with only a partial batch still owed');
             acks.dispose();
         } finally {
             await supervisor.dispose();
         }
     });
 });
+
+describe('Catching a view up on the alternate screen (unit, scripted PTY)', function () {
+    const COLS = 80;
+    const ROWS = 24;
+    let supervisor: PtySupervisor;
+    afterEach(async () => supervisor?.dispose());
+    // Megabytes through two xterm parsers: seconds when the unit suite runs its files side by side.
+    this.timeout(60_000);
+
+    /** A session whose PTY writes only while not paused, as a process blocked on a full terminal. */
+    async function session() {
+        const pty = new FlowPty();
+        supervisor = new PtySupervisor(() => pty, { timings: { interruptGraceMs: 10, terminateGraceMs: 10 }, sendSignal: () => undefined });
+        const { id } = supervisor.launch({ sandyPath: '/x/sandy', args: [], workspace: '/home/u/w', env: {}, cols: COLS, rows: ROWS });
+        const view = await supervisor.attach(id);
+        const received: string[] = [];
+        view.onData(d => received.push(d));
+        const reference = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true });
+        let emitted = 0;
+        const write = async (text: string) => {
+            for (let at = 0; at < text.length; at += 16 * 1024) {
+                while (pty.paused) {
+                    await wait(2);
+                }
+                const chunk = text.slice(at, at + 16 * 1024);
+                pty.emit(chunk);
+                reference.write(chunk);
+                emitted += chunk.length;
+                await new Promise(resolve => setImmediate(resolve));
+            }
+        };
+        /** The view draws everything it was sent and acknowledges it, until nothing more comes. */
+        const viewTerm = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true });
+        let drawn = 0;
+        const catchUp = async () => {
+            const waiting = () => (view as unknown as { queuedChars: number }).queuedChars;
+            for (let quiet = 0; quiet < 10;) {
+                if (drawn === received.length) {
+                    if (waiting()) {
+                        quiet = 0; // a frame is on its way
+                    }
+                    quiet++;
+                    await wait(20);
+                    continue;
+                }
+                quiet = 0;
+                const data = received.slice(drawn).join('');
+                drawn = received.length;
+                await new Promise<void>(resolve => viewTerm.write(data, resolve));
+                view.acknowledge(data.length);
+            }
+            await Promise.all([parsed(viewTerm), parsed(reference)]);
+        };
+        const sentChars = () => received.reduce((n, d) => n + d.length, 0);
+        return { pty, view, reference, viewTerm, write, catchUp, sentChars, emitted: () => emitted };
+    }
+
+    const floodLines = (from: number, n: number, tag: string) => {
+        let s = '';
+        for (let i = from; i < from + n; i++) {
+            s += `\x1b[3${i % 8}m${tag} ${i} the quick brown fox jumps over the lazy dog 0123456789\x1b[0m\r\n`;
+            if (i % 500 === 0) {
+                s += `\x1b[${ROWS};1H\x1b[7m status ${i} \x1b[K\x1b[0m\x1b[${ROWS - 1};1H`;
+            }
+        }
+        return s;
+    };
+
+    it('a view that draws nothing for a while never holds the session up, and ends on the same screen having been sent a fraction of it', async () => {
+        const s = await session();
+        await s.write(`sandy: attaching\r\n\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[1;${ROWS - 1}r\x1b[${ROWS - 1};1H`);
+        // 2.3 MB of output while the view acknowledges nothing: it would stop at the high mark if the session waited for it.
+        await s.write(floodLines(0, 30_000, 'flood'));
+        expect(s.emitted()).to.be.greaterThan(2 * FLOW_CONTROL.highWatermarkChars);
+        expect(s.sentChars(), 'sent no more than the catch-up window while it drew nothing').to.be.at.most(CATCH_UP.windowChars);
+
+        await s.catchUp();
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+        // The last line sits above the empty bottom line of the region (it ended in a newline).
+        expect(s.viewTerm.buffer.active.getLine(ROWS - 3)!.translateToString(true)).to.contain('flood 29999 ');
+        expect(s.sentChars(), 'the skipped lines were never sent').to.be.below(s.emitted() / 2);
+    });
+
+    it('output on the normal screen between two stretches on the alternate one reaches the view line for line (its scrollback is the user\'s)', async () => {
+        const s = await session();
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        await s.write(floodLines(0, 20_000, 'before'));
+        // The TUI leaves the alternate screen and prints, then comes back: all while the view is behind.
+        await s.write('\x1b[r\x1b[?1049l' + Array.from({ length: 3000 }, (_, i) => `normal ${i}\r\n`).join('') + '\x1b[?1049h');
+        await s.write(floodLines(20_000, 20_000, 'after'));
+        await s.catchUp();
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+        const normal = normalLines(s.viewTerm).filter(l => l.startsWith('normal '));
+        expect(normal.length).to.equal(3000);
+        expect(normal.every((l, i) => l === `normal ${i}`), 'every line, in order').to.equal(true);
+        expect(normalLines(s.viewTerm)).to.deep.equal(normalLines(s.reference));
+        expect(s.sentChars()).to.be.below(s.emitted() / 2);
+    });
+
+    it('a frame made while the view caught up by itself is dropped, never drawn over newer output', async () => {
+        const s = await session();
+        await s.write('\x1b[?1049h');
+        // A view just keeping up: two chunks queue, then it acknowledges everything (the queue empties).
+        // Meanwhile the queue has seen more than frameEveryChars, so a frame is asked and comes late.
+        const queued = () => (s.view as unknown as { queuedChars: number }).queuedChars;
+        let k = 0;
+        for (let sent = 0; sent < CATCH_UP.frameEveryChars + CATCH_UP.windowChars * 2; k++) {
+            const chunk = `\x1b[${1 + (k % (ROWS - 1))};1Hline ${k} ${'x'.repeat(4000)}`;
+            s.pty.emit(chunk);
+            s.reference.write(chunk);
+            sent += chunk.length;
+            if (queued() > 4100) {
+                s.view.acknowledge((s.view as unknown as { unacknowledged: number }).unacknowledged);
+            }
+        }
+        const last = `\x1b[${ROWS};1H*** the newest line`;
+        s.view.acknowledge((s.view as unknown as { unacknowledged: number }).unacknowledged);
+        s.pty.emit(last);
+        s.reference.write(last);
+        await s.catchUp();
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+        expect(s.viewTerm.buffer.active.getLine(ROWS - 1)!.translateToString(true)).to.equal('*** the newest line');
+    });
+
+    it('a session that ends while its view is behind sends what it has not sent before saying it ended (its last screen is shown)', async () => {
+        const s = await session();
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        await s.write(floodLines(0, 20_000, 'flood') + 'the last words');
+        let sentAtExit = -1;
+        s.view.onExit(() => sentAtExit = s.sentChars());
+        s.pty.exit(0);
+        await waitFor(() => sentAtExit >= 0, 'the exit');
+        await s.catchUp();
+        expect(s.sentChars(), 'nothing is sent after the exit').to.equal(sentAtExit);
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+        expect(s.viewTerm.buffer.active.getLine(ROWS - 2)!.translateToString(true)).to.equal('the last words');
+    });
+
+    it('on the normal screen nothing is skipped: the session waits for the view, as before', async () => {
+        const s = await session();
+        const lines = floodLines(0, 20_000, 'plain');
+        const writing = s.write(lines);
+        // (It may also pause a moment for the backend's own copy of the screen to parse what came.)
+        await waitFor(() => s.pty.paused && s.sentChars() > FLOW_CONTROL.highWatermarkChars, 'the session to wait for the view').catch(e => { throw new Error(`${e.message}: sent ${s.sentChars()} paused ${s.pty.paused} emitted ${s.emitted()}`); });
+        const atPause = s.sentChars();
+        await wait(300);
+        expect(s.pty.paused, 'still waiting for the view').to.equal(true);
+        expect(s.sentChars(), 'nothing more sent, nothing skipped').to.equal(atPause);
+        await Promise.all([writing, s.catchUp()]);
+        await s.catchUp();
+        expect(s.sentChars()).to.equal(s.emitted());
+        expect(normalLines(s.viewTerm)).to.deep.equal(normalLines(s.reference));
+    });
+});
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error(`timed out waiting for ${what}`);
+        }
+        await wait(5);
+    }
+}

@@ -1,5 +1,5 @@
 import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
-import { FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
+import { CATCH_UP, FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
 import { ActivityTracker, attentionOf, AttentionState, PaneFacts, paneAttentionOf } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { ScreenState } from './screen-state';
@@ -67,6 +67,8 @@ export class HostedSession {
     cols: number;
     rows: number;
     paused = false;
+    /** What holds the session paused (see updateFlow). */
+    protected readonly pausedBy = { view: false, queue: false, screen: false };
     stopping?: Promise<SessionInfo>;
     /**
      * Since when sandy lists this daemon session (its `--start` finished, or it was found listed):
@@ -85,6 +87,11 @@ export class HostedSession {
         this.cols = size.cols;
         this.rows = size.rows;
         this.screen = new ScreenState(size.cols, size.rows, onNotify);
+        this.screen.onParsed = () => {
+            if (this.paused) {
+                this.updateFlow();
+            }
+        };
         this.exited = new Promise(resolve => this.resolveExited = resolve);
     }
 
@@ -137,10 +144,10 @@ export class HostedSession {
     /** Output written into the session's terminal by the IDE itself (a notice between two clients). */
     ingest(data: string): void {
         this.lastDataAt = Date.now();
-        this.screen.write(data);
+        const seq = this.screen.write(data);
         this.onDataEmitter.fire(data);
         for (const a of this.attachments) {
-            a.deliver(data);
+            a.deliver(data, seq);
         }
         this.updateFlow();
     }
@@ -175,6 +182,7 @@ export class HostedSession {
         this.releaseFlow();
         this.resolveExited();
         for (const a of [...this.attachments]) {
+            a.sendAll();
             a.onExitEmitter.fire(this.snapshot());
         }
     }
@@ -188,17 +196,33 @@ export class HostedSession {
         return attachment;
     }
 
-    /** Pause above the high watermark of the slowest attached view, resume below the low one. */
+    /**
+     * Pause above the high watermark of the slowest attached view, resume below the low one. A view
+     * caught up by frames (see AttachmentImpl) holds nothing back; what bounds the session then is the
+     * backend's own copy of the screen, parsed more slowly than a PTY can write, and a view whose frames
+     * stopped (its queue).
+     */
     updateFlow(): void {
-        let worst = 0;
+        let behind = 0;
+        let queued = 0;
         for (const a of this.attachments) {
-            worst = Math.max(worst, a.unacknowledged);
+            behind = Math.max(behind, a.unacknowledged);
+            queued = Math.max(queued, a.queuedChars);
         }
+        const backlog = this.screen.unparsedChars;
+        // Each cause holds the session from its high mark until it is below its low one; a pause ends
+        // when no cause holds it (a pause for the screen's parse must not wait for a view that is only
+        // between its marks).
+        const held = this.pausedBy;
+        held.view = held.view ? behind >= FLOW_CONTROL.lowWatermarkChars : behind > FLOW_CONTROL.highWatermarkChars;
+        held.queue = held.queue ? queued >= CATCH_UP.maxQueuedChars / 2 : queued > CATCH_UP.maxQueuedChars;
+        held.screen = held.screen ? backlog > CATCH_UP.maxUnparsedChars / 2 : backlog > CATCH_UP.maxUnparsedChars;
+        const hold = held.view || held.queue || held.screen;
         // Never while stopping: see releaseFlow.
-        if (!this.paused && worst > FLOW_CONTROL.highWatermarkChars && this.info.status === 'running' && this.pty) {
+        if (!this.paused && hold && this.info.status === 'running' && this.pty) {
             this.paused = true;
             this.pty.pause();
-        } else if (this.paused && worst < FLOW_CONTROL.lowWatermarkChars) {
+        } else if (this.paused && !hold) {
             this.releaseFlow();
         }
     }
@@ -227,9 +251,44 @@ export class HostedSession {
     }
 }
 
+/** Output not sent to a view yet: a catch-up frame standing for all before it, or a chunk of output. */
+interface Unsent {
+    data: string;
+    /** The chunk's number (ScreenState.write), or the last one a frame stands for. */
+    seq: number;
+    frame?: boolean;
+}
+
+/**
+ * One view of a session. Output goes to it as it comes while the view keeps up. On the alternate screen
+ * a view more than {@link CATCH_UP.windowChars} behind is caught up instead (screen-frame.ts): what it
+ * has not been sent waits here, and once the view has drawn half of what it was sent, a frame of the
+ * screen as it is then replaces what waits (every {@link CATCH_UP.frameEveryChars} of it too, so that
+ * little waits). On the normal screen (whose scrollback is the user's) every byte is sent, as before:
+ * the session pauses above the high watermark until the view acknowledges.
+ */
 export class AttachmentImpl implements SessionAttachment {
     replay = '';
     unacknowledged = 0;
+    /** Characters waiting in {@link unsent}. */
+    queuedChars = 0;
+    protected unsent: Unsent[] = [];
+    /** Output characters in the queue after its last frame (all of it, when it has none). */
+    protected sinceFrame = 0;
+    /** Frames in the queue. */
+    protected framesQueued = 0;
+    /** Output characters queued since a frame was last asked for. */
+    protected sinceAsked = 0;
+    protected frameAsked = false;
+    /** When the last frame was sent, and the timer that sends the next one no sooner than CATCH_UP.frameIntervalMs after it. */
+    protected frameSentAt = 0;
+    protected frameTimer: ReturnType<typeof setTimeout> | undefined;
+    /** The session ended: what it wrote goes to the view at once (its last lines before how it ended). */
+    protected ended = false;
+    /** The last chunk the view was sent (a frame counts as its chunk): a frame older than it is never sent. */
+    protected sentUpTo = 0;
+    /** Output up to this chunk is sent as it is: no frame could stand for it (the screen left the alternate one). */
+    protected bytesUpTo = 0;
     protected readonly dataEmitter = new SimpleEmitter<string>();
     readonly onExitEmitter = new SimpleEmitter<SessionInfo>();
     readonly onExit = this.onExitEmitter.event;
@@ -249,7 +308,28 @@ export class AttachmentImpl implements SessionAttachment {
         return subscription;
     };
 
-    deliver(data: string): void {
+    deliver(data: string, seq: number): void {
+        if (this.ended) {
+            this.sentUpTo = seq;
+            this.send(data);
+            return;
+        }
+        if (this.unsent.length || (this.unacknowledged + data.length > CATCH_UP.windowChars && this.session.screen.alternate)) {
+            this.unsent.push({ data, seq });
+            this.queuedChars += data.length;
+            this.sinceFrame += data.length;
+            this.sinceAsked += data.length;
+            if (this.sinceAsked >= CATCH_UP.frameEveryChars) {
+                this.askFrame();
+            }
+            this.sendUnsent(); // the view may be waiting for it (it has drawn what it had)
+            return;
+        }
+        this.sentUpTo = seq;
+        this.send(data);
+    }
+
+    protected send(data: string): void {
         this.unacknowledged += data.length;
         if (this.held) {
             this.held.push(data);
@@ -265,14 +345,100 @@ export class AttachmentImpl implements SessionAttachment {
     acknowledge(chars: number): void {
         if (Number.isFinite(chars) && chars > 0) {
             this.unacknowledged = Math.max(0, this.unacknowledged - chars);
+            this.sendUnsent();
             this.session.updateFlow();
+        }
+    }
+
+    /** A frame for what waits; it replaces everything it stands for. */
+    protected askFrame(): void {
+        if (this.frameAsked) {
+            return;
+        }
+        this.frameAsked = true;
+        this.sinceAsked = 0;
+        const asked = this.unsent.length ? this.unsent[this.unsent.length - 1].seq : 0;
+        void this.session.screen.frame().then(frame => {
+            this.frameAsked = false;
+            if (this.disposed || this.ended) {
+                return;
+            }
+            if (!frame) {
+                this.bytesUpTo = Math.max(this.bytesUpTo, asked);
+            } else if (frame.seq <= this.sentUpTo) {
+                // Output newer than the frame went to the view while it was made (the queue had emptied): it is out of date.
+            } else {
+                // Output on the normal screen is kept and sent as it is, before the frame.
+                const before = this.unsent.filter(u => u.seq < frame.alternateSince);
+                const after = this.unsent.filter(u => u.seq > frame.seq);
+                this.unsent = [...before, { data: frame.data, seq: frame.seq, frame: true }, ...after];
+                this.bytesUpTo = Math.max(this.bytesUpTo, frame.alternateSince - 1);
+                this.queuedChars = this.unsent.reduce((n, u) => n + u.data.length, 0);
+                this.sinceFrame = after.reduce((n, u) => n + u.data.length, 0);
+                this.framesQueued = this.unsent.filter(u => u.frame).length;
+            }
+            this.sendUnsent();
+            this.session.updateFlow();
+        });
+    }
+
+    /** The session ended: everything not sent yet goes now, whatever the view has drawn (frames as they are). */
+    sendAll(): void {
+        this.ended = true;
+        clearTimeout(this.frameTimer);
+        for (const u of this.unsent.splice(0)) {
+            this.send(u.data);
+        }
+        this.queuedChars = 0;
+        this.framesQueued = 0;
+        this.sinceFrame = 0;
+    }
+
+    /** Once the view has drawn half of what it was sent: a frame of the screen now and what comes after it. */
+    protected sendUnsent(): void {
+        if (!this.unsent.length || this.unacknowledged >= CATCH_UP.windowChars / 2) {
+            return;
+        }
+        while (this.unsent.length && (!this.unacknowledged || this.unacknowledged + this.unsent[0].data.length <= CATCH_UP.windowChars)) {
+            const next = this.unsent[0];
+            const skips = !next.frame && next.seq > this.bytesUpTo && this.sinceFrame >= CATCH_UP.minSkipChars;
+            if (skips || next.frame) {
+                const wait = this.frameSentAt + CATCH_UP.frameIntervalMs - Date.now();
+                if (wait > 0) {
+                    this.frameTimer ??= setTimeout(() => {
+                        this.frameTimer = undefined;
+                        this.sendUnsent();
+                    }, wait);
+                    return;
+                }
+            }
+            if (skips) {
+                this.askFrame();
+                return; // the frame replaces this output
+            }
+            if (next.frame) {
+                this.frameSentAt = Date.now();
+            }
+            this.sentUpTo = next.seq;
+            this.unsent.shift();
+            this.queuedChars -= next.data.length;
+            if (next.frame) {
+                this.framesQueued--;
+            } else if (!this.framesQueued) {
+                this.sinceFrame -= next.data.length;
+            }
+            this.send(next.data);
         }
     }
 
     dispose(): void {
         if (!this.disposed) {
             this.disposed = true;
+            clearTimeout(this.frameTimer);
             this.held = undefined;
+            this.unsent = [];
+            this.queuedChars = 0;
+            this.framesQueued = 0;
             this.dataEmitter.dispose();
             this.onExitEmitter.dispose();
             this.session.attachments.delete(this);

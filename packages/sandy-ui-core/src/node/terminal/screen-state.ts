@@ -4,6 +4,20 @@ import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { sandyPanes } from '../../common/session/tmux-panes';
 import type { PaneScreen, ScreenGrid } from '../../common/session/tmux-panes';
+import { catchUpFrame } from './screen-frame';
+
+/** A catch-up frame (screen-frame.ts) and the last chunk it stands for. */
+export interface ScreenFrame {
+    /** {@link ScreenState.write}'s number of the last chunk drawn in it. */
+    seq: number;
+    /**
+     * The first chunk of the run of chunks up to {@link seq} during all of which the alternate screen was
+     * shown: the frame stands for these only (earlier ones wrote on the normal screen, whose lines the view
+     * must get).
+     */
+    alternateSince: number;
+    data: string;
+}
 
 /** Lines of scrollback a reattaching view gets back above the screen. */
 export const REPLAY_SCROLLBACK_LINES = 1000;
@@ -12,6 +26,8 @@ export const REPLAY_SCROLLBACK_LINES = 1000;
  * only: an agent that fills every cell with its own colours must not make each attach megabytes.
  */
 export const MAX_REPLAY_CHARS = 1_000_000;
+/** How long a frame waits for the rest of a sequence its output ended inside of before there is none. */
+export const FRAME_MID_SEQUENCE_WAIT_MS = 100;
 
 /**
  * A session's terminal as the backend keeps it: a headless xterm fed every byte of the session's
@@ -25,10 +41,22 @@ export class ScreenState {
     protected readonly serializer = new SerializeAddon();
     protected readonly dispatcher: OscDispatcher;
     protected disposed = false;
+    /** Chunks written, and parsed, so far (a frame stands for every chunk up to its own). */
+    protected written = 0;
+    protected parsed = 0;
+    protected unparsed = 0;
+    protected frameWaiters: Array<{ notBefore: number; resolve: (frame: ScreenFrame | undefined) => void }> = [];
+    protected midSequenceTimer: ReturnType<typeof setTimeout> | undefined;
+    /** The last chunk during which the normal screen was shown at any moment. */
+    protected normalSeq = 0;
+    /** Called after a chunk is parsed (the session's flow control watches {@link unparsedChars}). */
+    onParsed: (() => void) | undefined;
 
     constructor(cols: number, rows: number, onNotify: (n: TerminalNotification) => void) {
         this.terminal = new Terminal({ cols, rows, scrollback: REPLAY_SCROLLBACK_LINES, allowProposedApi: true });
         this.terminal.loadAddon(this.serializer);
+        // A switch of screens inside a chunk: the normal one was shown during it (before or after).
+        this.terminal.buffer.onBufferChange(() => this.normalSeq = this.parsed + 1);
         // Notifications only: the clipboard and links belong to the view that shows the live stream.
         this.dispatcher = new OscDispatcher({ notify: onNotify, clipboard: () => undefined });
         for (const ident of [9, 99, 777]) {
@@ -38,10 +66,73 @@ export class ScreenState {
         this.terminal.onBell(() => onNotify({ body: 'The session rang the bell.', source: 'bell' }));
     }
 
-    write(data: string): void {
-        if (!this.disposed) {
-            this.terminal.write(data);
+    /** Parse `data` (in the order written); returns its chunk number. */
+    write(data: string): number {
+        if (this.disposed) {
+            return this.written;
         }
+        const seq = ++this.written;
+        this.unparsed += data.length;
+        this.terminal.write(data, () => {
+            this.parsed = seq;
+            this.unparsed -= data.length;
+            if (this.terminal.buffer.active.type === 'normal') {
+                this.normalSeq = seq;
+            }
+            this.serveFrames();
+            this.onParsed?.();
+        });
+        return seq;
+    }
+
+    /** Characters written but not parsed yet. */
+    get unparsedChars(): number {
+        return this.unparsed;
+    }
+
+    /** Whether the screen, as parsed so far, is the alternate one (where a view may be caught up by frames). */
+    get alternate(): boolean {
+        return !this.disposed && this.terminal.buffer.active.type === 'alternate';
+    }
+
+    /**
+     * A catch-up frame (screen-frame.ts) standing for everything written so far, made once it is parsed
+     * (at the first chunk boundary after it outside any sequence); undefined when none can stand for it
+     * (the normal screen, a character set in use) — the output is then sent as it is.
+     */
+    frame(): Promise<ScreenFrame | undefined> {
+        if (this.disposed) {
+            return Promise.resolve(undefined);
+        }
+        return new Promise(resolve => {
+            this.frameWaiters.push({ notBefore: this.written, resolve });
+            if (this.parsed === this.written) {
+                this.serveFrames();
+            }
+        });
+    }
+
+    protected serveFrames(timedOut = false): void {
+        const due = this.frameWaiters.filter(w => w.notBefore <= this.parsed);
+        if (!due.length) {
+            return;
+        }
+        const result = catchUpFrame(this.terminal);
+        if (result.kind === 'mid-sequence' && !timedOut) {
+            // The next chunk boundary (the rest of the sequence is on its way); a stream that stops
+            // inside a sequence gets no frame.
+            if (this.parsed === this.written) {
+                this.midSequenceTimer ??= setTimeout(() => {
+                    this.midSequenceTimer = undefined;
+                    this.serveFrames(this.parsed === this.written);
+                }, FRAME_MID_SEQUENCE_WAIT_MS);
+            }
+            return;
+        }
+        this.frameWaiters = this.frameWaiters.filter(w => !due.includes(w));
+        const alternateSince = this.normalSeq + 1;
+        const frame = result.kind === 'frame' && alternateSince <= this.parsed ? { seq: this.parsed, alternateSince, data: result.data } : undefined;
+        due.forEach(w => w.resolve(frame));
     }
 
     resize(cols: number, rows: number): void {
@@ -122,6 +213,8 @@ export class ScreenState {
     dispose(): void {
         if (!this.disposed) {
             this.disposed = true;
+            clearTimeout(this.midSequenceTimer);
+            this.frameWaiters.splice(0).forEach(w => w.resolve(undefined));
             this.terminal.dispose();
         }
     }
