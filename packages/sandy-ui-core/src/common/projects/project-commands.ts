@@ -726,7 +726,6 @@ export class ProjectCommands {
         return workspace ? this.ports.tabs.findByWorkspace(workspace) : undefined;
     }
 
-    /** The command's project: its argument, else the selected row, else a pick. */
     /** A project command's workspace: its argument, else the window's one open folder, else the selected row or a pick. */
     protected async workspaceTarget(arg: unknown): Promise<{ workspace: string; name: string } | undefined> {
         const open = this.ports.state.openFolders;
@@ -737,6 +736,7 @@ export class ProjectCommands {
         return workspace ? { workspace, name: project.displayName ?? workspaceLabel(workspace) } : undefined;
     }
 
+    /** The command's project: its argument, else the selected row, else a pick. */
     protected async projectOf(arg: unknown): Promise<DerivedProject | undefined> {
         return isProject(arg) ? arg : this.ports.projectsView.selectedProject ?? await this.pickProject(PICK_PROJECT_PLACEHOLDER);
     }

@@ -83,10 +83,9 @@ export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 
  * what it was sent, it gets a frame of the screen as it is in place of the waiting output (when that is
  * more than `minSkipChars`; less is sent as it is), at most one frame per `frameIntervalMs` (every frame
  * is a whole screen for the view to draw, and drawing is most of its work in a flood: `npm run bench`).
- * A frame is also made every `frameEveryChars` of
- * waiting output, which bounds what waits. The session pauses only when the backend's copy of the screen
- * is `maxUnparsedChars` behind the PTY, or a view's queue (no frame could stand for it) reaches
- * `maxQueuedChars`; it resumes below them (the queue: half of it, more than waits while frames are made).
+ * A frame is also made every `frameEveryChars` of waiting output, which bounds what waits. The session
+ * pauses only when the backend's copy of the screen is `maxUnparsedChars` behind the PTY, or a view's
+ * queue (no frame could stand for it) reaches `maxQueuedChars`; it resumes below half of each.
  */
 export const CATCH_UP = {
     windowChars: 64 * 1024, minSkipChars: 16 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100,

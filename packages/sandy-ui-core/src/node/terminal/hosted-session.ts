@@ -273,10 +273,10 @@ export class AttachmentImpl implements SessionAttachment {
     /** Characters waiting in {@link unsent}. */
     queuedChars = 0;
     protected unsent: Unsent[] = [];
-    /** Output characters in the queue after its last frame (all of it, when it has none). */
+    /** Output characters in the queue after its newest frame (all of it, when it has had none). */
     protected sinceFrame = 0;
-    /** Frames in the queue. */
-    protected framesQueued = 0;
+    /** The chunk the newest frame put in the queue stands for. */
+    protected lastFrameSeq = 0;
     /** Output characters queued since a frame was last asked for. */
     protected sinceAsked = 0;
     protected frameAsked = false;
@@ -375,7 +375,7 @@ export class AttachmentImpl implements SessionAttachment {
                 this.bytesUpTo = Math.max(this.bytesUpTo, frame.alternateSince - 1);
                 this.queuedChars = this.unsent.reduce((n, u) => n + u.data.length, 0);
                 this.sinceFrame = after.reduce((n, u) => n + u.data.length, 0);
-                this.framesQueued = this.unsent.filter(u => u.frame).length;
+                this.lastFrameSeq = frame.seq;
             }
             this.sendUnsent();
             this.session.updateFlow();
@@ -390,7 +390,6 @@ export class AttachmentImpl implements SessionAttachment {
             this.send(u.data);
         }
         this.queuedChars = 0;
-        this.framesQueued = 0;
         this.sinceFrame = 0;
     }
 
@@ -422,9 +421,7 @@ export class AttachmentImpl implements SessionAttachment {
             this.sentUpTo = next.seq;
             this.unsent.shift();
             this.queuedChars -= next.data.length;
-            if (next.frame) {
-                this.framesQueued--;
-            } else if (!this.framesQueued) {
+            if (!next.frame && next.seq > this.lastFrameSeq) {
                 this.sinceFrame -= next.data.length;
             }
             this.send(next.data);
@@ -438,7 +435,6 @@ export class AttachmentImpl implements SessionAttachment {
             this.held = undefined;
             this.unsent = [];
             this.queuedChars = 0;
-            this.framesQueued = 0;
             this.dataEmitter.dispose();
             this.onExitEmitter.dispose();
             this.session.attachments.delete(this);
