@@ -22,18 +22,20 @@ export async function openApp(browser: Browser, url: string): Promise<AppPage> {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 90_000 });
+    // The preload spinner goes once the frontend has started and the layout is restored.
+    await page.locator('.theia-preload').waitFor({ state: 'detached', timeout: 90_000 });
     await page.waitForSelector('#shell-tab-sandy-view-container', { timeout: 90_000 });
     return { context, page };
 }
 
 /**
- * Make the Sandy view visible (clicking its tab toggles it, so look first: at the view itself, which the
- * default layout shows from the start — its rows may not be drawn yet).
+ * Make the Sandy view visible. Clicking its tab toggles the side panel, so the tab is clicked only when
+ * it is not the current one: the default layout shows the view from the start, before its list has a height.
  */
 export async function showSandyView(page: Page): Promise<void> {
-    const shown = await page.locator('#sandy-projects').waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
-    if (!shown) {
-        await page.click('#shell-tab-sandy-view-container');
+    const tab = page.locator('#shell-tab-sandy-view-container');
+    if (!/\blm-mod-current\b/.test((await tab.getAttribute('class')) ?? '')) {
+        await tab.click();
     }
     await page.locator('li.sandy-project-row').first().waitFor({ state: 'visible', timeout: 60_000 });
 }

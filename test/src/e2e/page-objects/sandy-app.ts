@@ -51,11 +51,17 @@ export class SandyApp implements PageContext {
         await this.waitForShell();
     }
 
-    /** The Projects list of the Sandy view (opened if needed; a click on the current tab would collapse it). */
+    /**
+     * The Projects list of the Sandy view (opened if needed). Only a tab that is not the side panel's
+     * current one is clicked: a click on the current tab collapses the panel, and at window start the
+     * view is current (the default layout shows it) before its list has a height, so "not visible yet"
+     * is no reason to click.
+     */
     async openSandyView(): Promise<Locator> {
         const projects = this.page.locator('#sandy-projects');
-        if (!await projects.isVisible()) {
-            await this.page.locator(SANDY_VIEW_TAB).click();
+        const tab = this.page.locator(SANDY_VIEW_TAB);
+        if (!await projects.isVisible() && !/\blm-mod-current\b/.test((await tab.getAttribute('class')) ?? '')) {
+            await tab.click();
         }
         await projects.waitFor({ state: 'visible' });
         return projects;
