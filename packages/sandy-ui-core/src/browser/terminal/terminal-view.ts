@@ -9,7 +9,7 @@ import { AckBatcher } from '../../common/terminal/ack-batcher';
 const ACK_SLICE = 4096;
 /**
  * A flood: more than this many characters within {@link FLOOD_WINDOW_MS}. Then output is handed to xterm
- * every {@link FLOOD_FRAME_MS} instead of as it comes: xterm draws once per animation frame that follows
+ * at most once per {@link FLOOD_FRAME_MS} instead of as it comes: xterm draws once per animation frame that follows
  * new output, and with its DOM renderer each such frame repaints the whole screen (most of the page's CPU
  * in a flood, measured by `npm run bench`), so fewer, larger writes draw fewer frames of the same bytes.
  * Typing and a TUI's redraws stay below it and are written at once (echo latency unchanged).
@@ -76,6 +76,8 @@ export class SandyTerminalView {
     protected pendingTimer: ReturnType<typeof setTimeout> | undefined;
     protected recent = { since: 0, chars: 0 };
     protected floodUntil = 0;
+    /** When output was last handed to xterm. */
+    protected writtenAt = 0;
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -177,9 +179,13 @@ export class SandyTerminalView {
             // catch-up frame, node/terminal/screen-frame.ts) waits for the next flood frame too.
             this.floodUntil = now + FLOOD_WINDOW_MS;
         }
-        if (this.pending.length || now < this.floodUntil) {
+        // In a flood, output goes to xterm at most once per FLOOD_FRAME_MS: at once when the last write
+        // is that long ago (a catch-up frame after a pause in the flood, the screen a flood ends on), else
+        // with what else comes until then.
+        const wait = now < this.floodUntil ? this.writtenAt + FLOOD_FRAME_MS - now : 0;
+        if (this.pending.length || wait > 0) {
             this.pending.push({ data, parsed });
-            this.pendingTimer ??= setTimeout(() => this.flushPending(), FLOOD_FRAME_MS);
+            this.pendingTimer ??= setTimeout(() => this.flushPending(), Math.max(wait, 0));
             return;
         }
         this.writeNow(data, parsed);
@@ -201,6 +207,7 @@ export class SandyTerminalView {
     }
 
     protected writeNow(data: string, parsed?: () => void): void {
+        this.writtenAt = Date.now();
         // Acknowledge in slices as xterm parses them: one acknowledgement per large batch would let the
         // backend's unacknowledged count sit above the resume mark until the whole batch is drawn, so
         // the PTY would stall once per batch (measured by `npm run bench`).

@@ -115,6 +115,15 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         /** The view draws everything it was sent and acknowledges it, until nothing more comes. */
         const viewTerm = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true });
         let drawn = 0;
+        /** The view draws and acknowledges what it was sent so far. */
+        const drawNow = async () => {
+            if (drawn < received.length) {
+                const data = received.slice(drawn).join('');
+                drawn = received.length;
+                await new Promise<void>(resolve => viewTerm.write(data, resolve));
+                view.acknowledge(data.length);
+            }
+        };
         const catchUp = async () => {
             const waiting = () => (view as unknown as { queuedChars: number }).queuedChars;
             for (let quiet = 0; quiet < 10;) {
@@ -135,7 +144,7 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
             await Promise.all([parsed(viewTerm), parsed(reference)]);
         };
         const sentChars = () => received.reduce((n, d) => n + d.length, 0);
-        return { pty, view, reference, viewTerm, write, catchUp, sentChars, emitted: () => emitted };
+        return { pty, view, reference, viewTerm, write, drawNow, catchUp, sentChars, emitted: () => emitted };
     }
 
     const floodLines = (from: number, n: number, tag: string) => {
@@ -162,6 +171,63 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         // The last line sits above the empty bottom line of the region (it ended in a newline).
         expect(s.viewTerm.buffer.active.getLine(ROWS - 3)!.translateToString(true)).to.contain('flood 29999 ');
         expect(s.sentChars(), 'the skipped lines were never sent').to.be.below(s.emitted() / 2);
+    });
+
+    it('a view drawing all along a long flood is sent frames only once it fell behind, nothing between them, and ends on the same screen', async () => {
+        const s = await session();
+        // Which of the strings sent are frames (the backend's redraws) and which the agent's output.
+        const screen = (s.view as unknown as { session: { screen: { frame(): Promise<{ data: string } | undefined> } } }).session.screen;
+        const frames = new Set<string>();
+        const frame = screen.frame.bind(screen);
+        screen.frame = async () => {
+            const f = await frame();
+            if (f) {
+                frames.add(f.data);
+            }
+            return f;
+        };
+        const kinds: Array<'frame' | 'output'> = [];
+        s.view.onData(d => kinds.push(frames.has(d) ? 'frame' : 'output'));
+        // The view draws what came every 30 ms, as a page does between its animation frames.
+        let flooding = true;
+        const drawing = (async () => {
+            while (flooding) {
+                await wait(30);
+                await s.drawNow();
+            }
+        })();
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        // 4.6 MB: several frame intervals of output, without a pause (a pause is the end of a flood).
+        await s.write(floodLines(0, 60_000, 'flood'));
+        flooding = false;
+        await drawing;
+        await s.catchUp();
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+        const first = kinds.indexOf('frame');
+        const last = kinds.lastIndexOf('frame');
+        expect(first, 'caught up by frames').to.be.greaterThan(-1);
+        expect(kinds.filter(k => k === 'frame').length, 'several frames').to.be.greaterThan(2);
+        expect(kinds.slice(first, last + 1).filter(k => k === 'output'), 'no output sent between the first frame and the last').to.deep.equal([]);
+        expect(s.sentChars()).to.be.below(s.emitted() / 10);
+    });
+
+    it('frames are paced while output keeps coming, and the screen the agent stopped on goes once it has been quiet for frameQuietMs', async () => {
+        const s = await session();
+        const attachment = s.view as unknown as { frameWait(settled: boolean): number; frameSentAt: number; session: { lastDataAt: number; paused: boolean } };
+        const now = Date.now();
+        attachment.frameSentAt = now - 10;
+        attachment.session.lastDataAt = now;
+        const busy = attachment.frameWait(true);
+        expect(busy, 'output just came: waits for whichever comes first, the pacing or the quiet').to.be.within(CATCH_UP.frameQuietMs - 5, CATCH_UP.frameQuietMs);
+        attachment.session.lastDataAt = now - CATCH_UP.frameQuietMs;
+        expect(attachment.frameWait(true), 'quiet, with what arrived read: at once').to.equal(0);
+        expect(attachment.frameWait(false), 'quiet, but output may be waiting to be read: looked at again').to.equal(1);
+        attachment.session.paused = true;
+        expect(attachment.frameWait(true), 'paused by flow control: not quiet, paced').to.be.within(CATCH_UP.frameIntervalMs - 20, CATCH_UP.frameIntervalMs - 10);
+        attachment.session.paused = false;
+        attachment.frameSentAt = now - CATCH_UP.frameIntervalMs;
+        attachment.session.lastDataAt = now;
+        expect(attachment.frameWait(false), 'a frame interval since the last frame: at once').to.be.at.most(0);
     });
 
     it('output on the normal screen between two stretches on the alternate one reaches the view line for line (its scrollback is the user\'s)', async () => {

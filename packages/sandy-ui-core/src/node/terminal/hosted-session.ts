@@ -270,6 +270,11 @@ interface Unsent {
 export class AttachmentImpl implements SessionAttachment {
     replay = '';
     unacknowledged = 0;
+    /**
+     * The view fell behind on the alternate screen: until the agent is quiet or prints little, its output
+     * waits for the next frame instead of going to the view between frames (drawing it would only delay them).
+     */
+    protected catchingUp = false;
     /** Characters waiting in {@link unsent}. */
     queuedChars = 0;
     protected unsent: Unsent[] = [];
@@ -314,7 +319,8 @@ export class AttachmentImpl implements SessionAttachment {
             this.send(data);
             return;
         }
-        if (this.unsent.length || (this.unacknowledged + data.length > CATCH_UP.windowChars && this.session.screen.alternate)) {
+        this.catchingUp = this.session.screen.alternate && (this.catchingUp || this.unacknowledged + data.length > CATCH_UP.windowChars);
+        if (this.unsent.length || this.catchingUp) {
             this.unsent.push({ data, seq });
             this.queuedChars += data.length;
             this.sinceFrame += data.length;
@@ -393,27 +399,37 @@ export class AttachmentImpl implements SessionAttachment {
         this.sinceFrame = 0;
     }
 
-    /** Once the view has drawn half of what it was sent: a frame of the screen now and what comes after it. */
-    protected sendUnsent(): void {
+    /**
+     * Once the view has drawn half of what it was sent: a frame of the screen now and what comes after it.
+     * `settled`: called after the event loop read what had arrived (the frame timer), so a quiet agent is quiet.
+     */
+    protected sendUnsent(settled = false): void {
         if (!this.unsent.length || this.unacknowledged >= CATCH_UP.windowChars / 2) {
             return;
         }
         while (this.unsent.length && (!this.unacknowledged || this.unacknowledged + this.unsent[0].data.length <= CATCH_UP.windowChars)) {
             const next = this.unsent[0];
-            const skips = !next.frame && next.seq > this.bytesUpTo && this.sinceFrame >= CATCH_UP.minSkipChars;
-            if (skips || next.frame) {
-                const wait = this.frameSentAt + CATCH_UP.frameIntervalMs - Date.now();
+            // Output a frame could stand for waits for the next frame's time (see frameWait)…
+            const replaceable = !next.frame && next.seq > this.bytesUpTo;
+            if (replaceable || next.frame) {
+                const wait = this.frameWait(settled);
                 if (wait > 0) {
-                    this.frameTimer ??= setTimeout(() => {
+                    // Looked at again after the event loop has read what arrived meanwhile (setImmediate):
+                    // a loop busy parsing must not take output it has not read yet for a quiet agent.
+                    this.frameTimer ??= setTimeout(() => setImmediate(() => {
                         this.frameTimer = undefined;
-                        this.sendUnsent();
-                    }, wait);
+                        this.sendUnsent(true);
+                    }), wait);
                     return;
                 }
             }
-            if (skips) {
-                this.askFrame();
-                return; // the frame replaces this output
+            if (replaceable) {
+                if (this.sinceFrame >= CATCH_UP.minSkipChars) {
+                    this.askFrame();
+                    return; // the frame replaces this output
+                }
+                // …and goes as it is when little came since the last frame: the view keeps up again.
+                this.catchingUp = false;
             }
             if (next.frame) {
                 this.frameSentAt = Date.now();
@@ -426,6 +442,28 @@ export class AttachmentImpl implements SessionAttachment {
             }
             this.send(next.data);
         }
+        if (settled && !this.unsent.length && this.untilQuiet() === 0) {
+            this.catchingUp = false; // the agent is quiet and the view has its screen
+        }
+    }
+
+    /**
+     * How long the next frame must wait: frames are paced (one per CATCH_UP.frameIntervalMs) while output
+     * keeps coming; once the agent has been quiet for CATCH_UP.frameQuietMs, the screen it stopped on goes
+     * at once. A session paused by its flow control is not quiet: its agent is held, not done.
+     */
+    protected frameWait(settled: boolean): number {
+        const paced = this.frameSentAt + CATCH_UP.frameIntervalMs - Date.now();
+        if (paced <= 0) {
+            return paced;
+        }
+        const quiet = this.untilQuiet();
+        return quiet > 0 ? Math.min(paced, quiet) : settled ? 0 : 1;
+    }
+
+    /** How long until the agent is quiet: nothing came for CATCH_UP.frameQuietMs (Infinity while flow control holds it). */
+    protected untilQuiet(): number {
+        return this.session.paused ? Infinity : Math.max(0, this.session.lastDataAt + CATCH_UP.frameQuietMs - Date.now());
     }
 
     dispose(): void {
