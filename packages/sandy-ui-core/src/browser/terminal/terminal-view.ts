@@ -74,10 +74,10 @@ export class SandyTerminalView {
     /** Output held back during a flood (see FLOOD_CHARS), written together at the next flood frame. */
     protected pending: Array<{ data: string; parsed?: () => void }> = [];
     protected pendingTimer: ReturnType<typeof setTimeout> | undefined;
-    protected recent = { since: 0, chars: 0 };
-    protected floodUntil = 0;
+    protected recent = { since: -Infinity, chars: 0 };
+    protected floodUntil = -Infinity;
     /** When output was last handed to xterm. */
-    protected writtenAt = 0;
+    protected writtenAt = -Infinity;
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -169,7 +169,7 @@ export class SandyTerminalView {
             parsed?.();
             return;
         }
-        const now = Date.now();
+        const now = performance.now(); // monotonic: a clock set back must not hold output
         if (now - this.recent.since > FLOOD_WINDOW_MS) {
             this.recent = { since: now, chars: 0 };
         }
@@ -207,7 +207,7 @@ export class SandyTerminalView {
     }
 
     protected writeNow(data: string, parsed?: () => void): void {
-        this.writtenAt = Date.now();
+        this.writtenAt = performance.now();
         // Acknowledge in slices as xterm parses them: one acknowledgement per large batch would let the
         // backend's unacknowledged count sit above the resume mark until the whole batch is drawn, so
         // the PTY would stall once per batch (measured by `npm run bench`).

@@ -80,16 +80,17 @@ export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 
 /**
  * Catching a view up on the alternate screen (node/terminal/screen-frame.ts). There a view is sent at
  * most `windowChars` it has not drawn; what comes meanwhile waits, and once the view has drawn half of
- * what it was sent, it gets a frame of the screen as it is in place of the waiting output (when that is
- * more than `minSkipChars`; less is sent as it is), at most one frame per `frameIntervalMs` (every frame
- * is a whole screen for the view to draw, and drawing is most of its work in a flood: `npm run bench`)
- * while output keeps coming; once the agent has printed nothing for `frameQuietMs`, the screen it left
- * goes at once (the end of a flood is not held back by the pacing).
- * A frame is also made every `frameEveryChars` of waiting output, which bounds what waits. The session
- * pauses only when the backend's copy of the screen is `maxUnparsedChars` behind the PTY, or a view's
- * queue (no frame could stand for it) reaches `maxQueuedChars`; it resumes below half of each.
+ * what it was sent, it gets a frame of the screen as it is in place of the waiting output, at most one
+ * per `frameIntervalMs` while output keeps coming (every frame is a whole screen for the view to draw,
+ * and drawing is most of its work in a flood: `npm run bench`). Until catching up ends, output goes to
+ * the view only through frames. It ends when less than `minSkipChars` came since the last frame (that
+ * is sent as it is: the view can draw it) or when the agent has printed nothing for `frameQuietMs`,
+ * and the screen it stopped on goes at once. A frame is also made every `frameEveryChars` of waiting
+ * output, which bounds what waits. The session pauses only when the backend's copy of the screen is
+ * `maxUnparsedChars` behind the PTY, or a view's queue (no frame could stand for it) reaches
+ * `maxQueuedChars`; it resumes below half of each.
  */
 export const CATCH_UP = {
-    windowChars: 64 * 1024, minSkipChars: 16 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100, frameQuietMs: 20,
+    windowChars: 64 * 1024, minSkipChars: 64 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100, frameQuietMs: 20,
     maxQueuedChars: 4_000_000, maxUnparsedChars: 512 * 1024
 } as const;

@@ -209,9 +209,67 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         expect(kinds.filter(k => k === 'frame').length, 'several frames').to.be.greaterThan(2);
         expect(kinds.slice(first, last + 1).filter(k => k === 'output'), 'no output sent between the first frame and the last').to.deep.equal([]);
         expect(s.sentChars()).to.be.below(s.emitted() / 10);
+
+        // Once the agent is quiet, catching up is over: a later redraw reaches the view as it is, with what
+        // only the view acts on (an OSC 52 clipboard write, a cursor position query it answers).
+        await waitFor(() => !(s.view as unknown as { catchingUp: boolean }).catchingUp, 'catching up to end once the agent is quiet');
+        const redraw = `\x1b[H${floodLines(0, 300, 'redraw')}\x1b]52;c;aGk=\x07\x1b[6n`;
+        expect(redraw.length, 'a redraw larger than the window of a view that is not behind').to.be.above(CATCH_UP.windowChars / 4);
+        const before = kinds.length;
+        const sentBefore = s.sentChars();
+        await s.write(redraw);
+        await s.catchUp();
+        expect(kinds.slice(before), 'sent as it is').to.not.include('frame');
+        expect(s.sentChars() - sentBefore).to.equal(redraw.length);
     });
 
-    it('frames are paced while output keeps coming, and the screen the agent stopped on goes once it has been quiet for frameQuietMs', async () => {
+    it('a view that stalls once in a steady stream it can draw is caught up, then sent the output as it is again', async () => {
+        const s = await session();
+        const screen = (s.view as unknown as { session: { screen: { frame(): Promise<{ data: string } | undefined> } } }).session.screen;
+        const frames = new Set<string>();
+        const frame = screen.frame.bind(screen);
+        screen.frame = async () => {
+            const f = await frame();
+            if (f) {
+                frames.add(f.data);
+            }
+            return f;
+        };
+        const log: Array<{ at: number; kind: 'frame' | 'output' }> = [];
+        s.view.onData(d => log.push({ at: Date.now(), kind: frames.has(d) ? 'frame' : 'output' }));
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        const start = Date.now();
+        let stalled = false;
+        const streaming = (async () => {
+            // About 400 KB/s for 2 s, without a pause as long as frameQuietMs: far less than a view draws.
+            for (let i = 0; Date.now() - start < 2000; i += 25) {
+                await s.write(floodLines(i, 25, 'steady'));
+                await wait(4);
+            }
+        })();
+        const drawing = (async () => {
+            while (Date.now() - start < 2200) {
+                const t = Date.now() - start;
+                if (t > 200 && t < 800) {
+                    stalled = true; // the page was busy elsewhere for 600 ms
+                    await wait(20);
+                    continue;
+                }
+                await s.drawNow();
+                await wait(16);
+            }
+        })();
+        await Promise.all([streaming, drawing]);
+        await s.catchUp();
+        expect(stalled).to.equal(true);
+        expect(log.some(e => e.kind === 'frame'), 'caught up after the stall').to.equal(true);
+        const late = log.filter(e => e.at - start > 1500);
+        expect(late.length, 'output in the last half second').to.be.greaterThan(0);
+        expect(late.filter(e => e.kind === 'frame'), 'no frames once the view keeps up again').to.deep.equal([]);
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+    });
+
+    it('frames are paced while output keeps coming; the screen the agent stopped on goes, and catching up ends, once it has been quiet for frameQuietMs', async () => {
         const s = await session();
         const attachment = s.view as unknown as { frameWait(settled: boolean): number; frameSentAt: number; session: { lastDataAt: number; paused: boolean } };
         const now = Date.now();
@@ -228,6 +286,19 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         attachment.frameSentAt = now - CATCH_UP.frameIntervalMs;
         attachment.session.lastDataAt = now;
         expect(attachment.frameWait(false), 'a frame interval since the last frame: at once').to.be.at.most(0);
+
+        // With everything sent, catching up ends once the agent is quiet, looked at after the event loop read what came.
+        const state = s.view as unknown as { catchingUp: boolean; sendUnsent(settled: boolean): void };
+        state.catchingUp = true;
+        attachment.session.lastDataAt = Date.now() - CATCH_UP.frameQuietMs;
+        attachment.session.paused = true;
+        state.sendUnsent(false);
+        await wait(CATCH_UP.frameQuietMs * 2);
+        expect(state.catchingUp, 'held by flow control: not quiet').to.equal(true);
+        attachment.session.paused = false;
+        state.sendUnsent(false);
+        expect(state.catchingUp, 'not before what arrived meanwhile is read').to.equal(true);
+        await waitFor(() => !state.catchingUp, 'catching up to end');
     });
 
     it('output on the normal screen between two stretches on the alternate one reaches the view line for line (its scrollback is the user\'s)', async () => {

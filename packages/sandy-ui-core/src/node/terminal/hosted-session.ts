@@ -391,6 +391,7 @@ export class AttachmentImpl implements SessionAttachment {
     /** The session ended: everything not sent yet goes now, whatever the view has drawn (frames as they are). */
     sendAll(): void {
         this.ended = true;
+        this.catchingUp = false;
         clearTimeout(this.frameTimer);
         for (const u of this.unsent.splice(0)) {
             this.send(u.data);
@@ -404,7 +405,11 @@ export class AttachmentImpl implements SessionAttachment {
      * `settled`: called after the event loop read what had arrived (the frame timer), so a quiet agent is quiet.
      */
     protected sendUnsent(settled = false): void {
-        if (!this.unsent.length || this.unacknowledged >= CATCH_UP.windowChars / 2) {
+        if (!this.unsent.length) {
+            this.endCatchUp(settled);
+            return;
+        }
+        if (this.unacknowledged >= CATCH_UP.windowChars / 2) {
             return;
         }
         while (this.unsent.length && (!this.unacknowledged || this.unacknowledged + this.unsent[0].data.length <= CATCH_UP.windowChars)) {
@@ -414,12 +419,7 @@ export class AttachmentImpl implements SessionAttachment {
             if (replaceable || next.frame) {
                 const wait = this.frameWait(settled);
                 if (wait > 0) {
-                    // Looked at again after the event loop has read what arrived meanwhile (setImmediate):
-                    // a loop busy parsing must not take output it has not read yet for a quiet agent.
-                    this.frameTimer ??= setTimeout(() => setImmediate(() => {
-                        this.frameTimer = undefined;
-                        this.sendUnsent(true);
-                    }), wait);
+                    this.lookAgainIn(wait);
                     return;
                 }
             }
@@ -428,7 +428,8 @@ export class AttachmentImpl implements SessionAttachment {
                     this.askFrame();
                     return; // the frame replaces this output
                 }
-                // …and goes as it is when little came since the last frame: the view keeps up again.
+                // …and goes as it is when less came since the last frame than the view may have in flight:
+                // it can draw that, so catching up ends (and OSC side effects, query answers, reach it again).
                 this.catchingUp = false;
             }
             if (next.frame) {
@@ -442,9 +443,34 @@ export class AttachmentImpl implements SessionAttachment {
             }
             this.send(next.data);
         }
-        if (settled && !this.unsent.length && this.untilQuiet() === 0) {
-            this.catchingUp = false; // the agent is quiet and the view has its screen
+        if (!this.unsent.length) {
+            this.endCatchUp(settled);
         }
+    }
+
+    /** The view has been sent everything: catching up ends once the agent is quiet. */
+    protected endCatchUp(settled: boolean): void {
+        if (!this.catchingUp) {
+            return;
+        }
+        const quiet = this.untilQuiet();
+        if (quiet === 0 && settled) {
+            this.catchingUp = false;
+        } else if (quiet !== Infinity) {
+            this.lookAgainIn(Math.max(quiet, 1));
+        }
+        // (Held by flow control: the output that resumes comes through deliver and sendUnsent again.)
+    }
+
+    /**
+     * sendUnsent again in `ms`, after the event loop has read what arrived meanwhile (setImmediate): a loop
+     * busy parsing must not take output it has not read yet for a quiet agent.
+     */
+    protected lookAgainIn(ms: number): void {
+        this.frameTimer ??= setTimeout(() => setImmediate(() => {
+            this.frameTimer = undefined;
+            this.sendUnsent(true);
+        }), ms);
     }
 
     /**
@@ -469,6 +495,7 @@ export class AttachmentImpl implements SessionAttachment {
     dispose(): void {
         if (!this.disposed) {
             this.disposed = true;
+            this.catchingUp = false;
             clearTimeout(this.frameTimer);
             this.held = undefined;
             this.unsent = [];
