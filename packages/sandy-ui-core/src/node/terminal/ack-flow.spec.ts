@@ -144,7 +144,19 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
             await Promise.all([parsed(viewTerm), parsed(reference)]);
         };
         const sentChars = () => received.reduce((n, d) => n + d.length, 0);
-        return { pty, view, reference, viewTerm, write, drawNow, catchUp, sentChars, emitted: () => emitted };
+        // Which of the strings sent are frames (the backend's redraws) and which the agent's output.
+        const screen = (view as unknown as { session: { screen: { frame(): Promise<{ data: string } | undefined> } } }).session.screen;
+        const frames = new Set<string>();
+        const frame = screen.frame.bind(screen);
+        screen.frame = async () => {
+            const f = await frame();
+            if (f) {
+                frames.add(f.data);
+            }
+            return f;
+        };
+        const kindOf = (data: string): 'frame' | 'output' => frames.has(data) ? 'frame' : 'output';
+        return { pty, view, reference, viewTerm, write, drawNow, catchUp, sentChars, kindOf, emitted: () => emitted };
     }
 
     const floodLines = (from: number, n: number, tag: string) => {
@@ -175,19 +187,8 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
 
     it('a view drawing all along a long flood is sent frames only once it fell behind, nothing between them, and ends on the same screen', async () => {
         const s = await session();
-        // Which of the strings sent are frames (the backend's redraws) and which the agent's output.
-        const screen = (s.view as unknown as { session: { screen: { frame(): Promise<{ data: string } | undefined> } } }).session.screen;
-        const frames = new Set<string>();
-        const frame = screen.frame.bind(screen);
-        screen.frame = async () => {
-            const f = await frame();
-            if (f) {
-                frames.add(f.data);
-            }
-            return f;
-        };
         const kinds: Array<'frame' | 'output'> = [];
-        s.view.onData(d => kinds.push(frames.has(d) ? 'frame' : 'output'));
+        s.view.onData(d => kinds.push(s.kindOf(d)));
         // The view draws what came every 30 ms, as a page does between its animation frames.
         let flooding = true;
         const drawing = (async () => {
@@ -225,18 +226,8 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
 
     it('a view that stalls once in a steady stream it can draw is caught up, then sent the output as it is again', async () => {
         const s = await session();
-        const screen = (s.view as unknown as { session: { screen: { frame(): Promise<{ data: string } | undefined> } } }).session.screen;
-        const frames = new Set<string>();
-        const frame = screen.frame.bind(screen);
-        screen.frame = async () => {
-            const f = await frame();
-            if (f) {
-                frames.add(f.data);
-            }
-            return f;
-        };
         const log: Array<{ at: number; kind: 'frame' | 'output' }> = [];
-        s.view.onData(d => log.push({ at: Date.now(), kind: frames.has(d) ? 'frame' : 'output' }));
+        s.view.onData(d => log.push({ at: Date.now(), kind: s.kindOf(d) }));
         await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
         const start = Date.now();
         let stalled = false;
