@@ -132,7 +132,9 @@ export class Workbench {
     /**
      * The context menu of a project row, then one of its entries. VS Code's menu ignores a mouse-up
      * that comes right after it opened (the right-click's own), so pause before clicking, and check
-     * that the menu closed (the entry ran).
+     * that the menu closed (the entry ran). A menu that does not show is opened again: seen once in CI,
+     * the row focused and no menu, with a warning row just drawn above it (sandy's first state arriving
+     * redraws the rows; the cause was not proven).
      */
     async projectContextMenu(name: string, entry: string): Promise<void> {
         const menu = this.page.locator('.context-view .monaco-menu');
@@ -140,7 +142,15 @@ export class Workbench {
             await this.projectRow(name).click({ button: 'right' });
             // The entry by its whole label: "Launch" is not "Launch with…".
             const item = menu.locator('.action-item').filter({ has: this.page.locator('.action-label').getByText(entry, { exact: true }) }).first().locator('.action-menu-item');
-            await item.waitFor({ state: 'visible', timeout: 10_000 });
+            try {
+                await item.waitFor({ state: 'visible', timeout: 5000 });
+            } catch (e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+                await this.page.keyboard.press('Escape');
+                continue;
+            }
             await item.hover();
             await this.page.waitForTimeout(400);
             await item.click();
