@@ -175,8 +175,8 @@ export class SandyTerminalView {
         }
         this.recent.chars += data.length;
         if (this.recent.chars > FLOOD_CHARS) {
-            // A flood lasts until a window passes without one: its first small write of a window (a
-            // catch-up frame, node/terminal/screen-frame.ts) waits for the next flood frame too.
+            // A flood lasts until a window passes without one: a small write within it (a catch-up
+            // frame, node/terminal/screen-frame.ts) is throttled with the rest.
             this.floodUntil = now + FLOOD_WINDOW_MS;
         }
         // In a flood, output goes to xterm at most once per FLOOD_FRAME_MS: at once when the last write

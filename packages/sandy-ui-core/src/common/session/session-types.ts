@@ -83,7 +83,7 @@ export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 
  * what it was sent, it gets a frame of the screen as it is in place of the waiting output, at most one
  * per `frameIntervalMs` while output keeps coming (every frame is a whole screen for the view to draw,
  * and drawing is most of its work in a flood: `npm run bench`). Until catching up ends, output goes to
- * the view only through frames. It ends when less than `minSkipChars` came since the last frame (that
+ * the view only through frames. It ends when less than `windowChars` came since the last frame (that
  * is sent as it is: the view can draw it) or when the agent has printed nothing for `frameQuietMs`,
  * and the screen it stopped on goes at once. A frame is also made every `frameEveryChars` of waiting
  * output, which bounds what waits. The session pauses only when the backend's copy of the screen is
@@ -91,6 +91,6 @@ export const FLOW_CONTROL = { highWatermarkChars: 1_000_000, lowWatermarkChars: 
  * `maxQueuedChars`; it resumes below half of each.
  */
 export const CATCH_UP = {
-    windowChars: 64 * 1024, minSkipChars: 64 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100, frameQuietMs: 20,
+    windowChars: 64 * 1024, frameEveryChars: 1_000_000, frameIntervalMs: 100, frameQuietMs: 20,
     maxQueuedChars: 4_000_000, maxUnparsedChars: 512 * 1024
 } as const;

@@ -405,11 +405,7 @@ export class AttachmentImpl implements SessionAttachment {
      * `settled`: called after the event loop read what had arrived (the frame timer), so a quiet agent is quiet.
      */
     protected sendUnsent(settled = false): void {
-        if (!this.unsent.length) {
-            this.endCatchUp(settled);
-            return;
-        }
-        if (this.unacknowledged >= CATCH_UP.windowChars / 2) {
+        if (this.unsent.length && this.unacknowledged >= CATCH_UP.windowChars / 2) {
             return;
         }
         while (this.unsent.length && (!this.unacknowledged || this.unacknowledged + this.unsent[0].data.length <= CATCH_UP.windowChars)) {
@@ -424,7 +420,7 @@ export class AttachmentImpl implements SessionAttachment {
                 }
             }
             if (replaceable) {
-                if (this.sinceFrame >= CATCH_UP.minSkipChars) {
+                if (this.sinceFrame >= CATCH_UP.windowChars) {
                     this.askFrame();
                     return; // the frame replaces this output
                 }
