@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { AckBatcher, ACK_BATCH_CHARS } from '../../common/terminal/ack-batcher';
 import { CATCH_UP, FLOW_CONTROL } from '../../common/session/session-types';
+import { monotonicNow } from './hosted-session';
 import { PtySupervisor } from './pty-supervisor';
 import { ScriptedPty } from '../test/scripted-pty';
 import { Terminal } from '@xterm/headless';
@@ -263,7 +264,7 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
     it('frames are paced while output keeps coming; the screen the agent stopped on goes, and catching up ends, once it has been quiet for frameQuietMs', async () => {
         const s = await session();
         const attachment = s.view as unknown as { frameWait(settled: boolean): number; frameSentAt: number; session: { lastDataAt: number; paused: boolean } };
-        const now = Date.now();
+        const now = monotonicNow();
         attachment.frameSentAt = now - 10;
         attachment.session.lastDataAt = now;
         const busy = attachment.frameWait(true);
@@ -278,10 +279,21 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         attachment.session.lastDataAt = now;
         expect(attachment.frameWait(false), 'a frame interval since the last frame: at once').to.be.at.most(0);
 
+        // The wall clock set back an hour (NTP, a resumed laptop) neither holds the next frame nor the quiet.
+        const wallClock = Date.now;
+        Date.now = () => wallClock() - 3_600_000;
+        try {
+            attachment.frameSentAt = monotonicNow() - 10;
+            attachment.session.lastDataAt = monotonicNow();
+            expect(attachment.frameWait(true), 'the clock set back: still paced by the quiet').to.be.within(CATCH_UP.frameQuietMs - 5, CATCH_UP.frameQuietMs);
+        } finally {
+            Date.now = wallClock;
+        }
+
         // With everything sent, catching up ends once the agent is quiet, looked at after the event loop read what came.
         const state = s.view as unknown as { catchingUp: boolean; sendUnsent(settled: boolean): void };
         state.catchingUp = true;
-        attachment.session.lastDataAt = Date.now() - CATCH_UP.frameQuietMs;
+        attachment.session.lastDataAt = monotonicNow() - CATCH_UP.frameQuietMs;
         attachment.session.paused = true;
         state.sendUnsent(false);
         await wait(CATCH_UP.frameQuietMs * 2);

@@ -40,7 +40,8 @@ export type FeedExit = { exitCode: number; signal?: number };
  * session's `--start` / `--attach` client — one after another over the session's life).
  */
 export class HostedSession {
-    lastDataAt = 0;
+    /** When output last came ({@link monotonicNow}). */
+    lastDataAt = -Infinity;
     readonly attachments = new Set<AttachmentImpl>();
     readonly onDataEmitter = new SimpleEmitter<string>();
     readonly screen: ScreenState;
@@ -143,7 +144,7 @@ export class HostedSession {
 
     /** Output written into the session's terminal by the IDE itself (a notice between two clients). */
     ingest(data: string): void {
-        this.lastDataAt = Date.now();
+        this.lastDataAt = monotonicNow();
         const seq = this.screen.write(data);
         this.onDataEmitter.fire(data);
         for (const a of this.attachments) {
@@ -286,7 +287,7 @@ export class AttachmentImpl implements SessionAttachment {
     protected sinceAsked = 0;
     protected frameAsked = false;
     /** When the last frame was sent, and the timer that sends the next one no sooner than CATCH_UP.frameIntervalMs after it. */
-    protected frameSentAt = 0;
+    protected frameSentAt = -Infinity;
     protected frameTimer: ReturnType<typeof setTimeout> | undefined;
     /** The session ended: what it wrote goes to the view at once (its last lines before how it ended). */
     protected ended = false;
@@ -429,7 +430,7 @@ export class AttachmentImpl implements SessionAttachment {
                 this.catchingUp = false;
             }
             if (next.frame) {
-                this.frameSentAt = Date.now();
+                this.frameSentAt = monotonicNow();
             }
             this.sentUpTo = next.seq;
             this.unsent.shift();
@@ -475,7 +476,7 @@ export class AttachmentImpl implements SessionAttachment {
      * at once. A session paused by its flow control is not quiet: its agent is held, not done.
      */
     protected frameWait(settled: boolean): number {
-        const paced = this.frameSentAt + CATCH_UP.frameIntervalMs - Date.now();
+        const paced = this.frameSentAt + CATCH_UP.frameIntervalMs - monotonicNow();
         if (paced <= 0) {
             return paced;
         }
@@ -485,7 +486,7 @@ export class AttachmentImpl implements SessionAttachment {
 
     /** How long until the agent is quiet: nothing came for CATCH_UP.frameQuietMs (Infinity while flow control holds it). */
     protected untilQuiet(): number {
-        return this.session.paused ? Infinity : Math.max(0, this.session.lastDataAt + CATCH_UP.frameQuietMs - Date.now());
+        return this.session.paused ? Infinity : Math.max(0, this.session.lastDataAt + CATCH_UP.frameQuietMs - monotonicNow());
     }
 
     dispose(): void {
@@ -510,14 +511,22 @@ const EXIT_QUIET_MS = 40;
 const EXIT_SETTLE_MAX_MS = 400;
 
 async function settleOutput(session: HostedSession): Promise<void> {
-    const deadline = Date.now() + EXIT_SETTLE_MAX_MS;
-    while (Date.now() < deadline) {
-        const quietFor = Date.now() - session.lastDataAt;
+    const deadline = monotonicNow() + EXIT_SETTLE_MAX_MS;
+    while (monotonicNow() < deadline) {
+        const quietFor = monotonicNow() - session.lastDataAt;
         if (quietFor >= EXIT_QUIET_MS) {
             return;
         }
         await delay(EXIT_QUIET_MS - quietFor);
     }
+}
+
+/**
+ * The clock for pacing output: monotonic, so a wall clock set back (NTP, a suspended laptop) cannot hold
+ * frames or an exit's last output back, nor set forward release them early.
+ */
+export function monotonicNow(): number {
+    return performance.now();
 }
 
 export function delay(ms: number): Promise<void> {
