@@ -80,6 +80,18 @@ describe('Multi-agent sessions: attention per pane (unit, recorded tmux streams)
         expect(panes(id)).to.match(/^claude:\w+ codex:waiting gemini:waiting$/);
     });
 
+    it('the clock set back an hour: the panes are still looked at as output comes', async () => {
+        const { id } = launch('claude,codex,gemini');
+        pty.emit(sandyTmuxRecording('three-codex-permission', 'raw'));
+        await until(() => supervisor.get(id)!.attention?.state === 'needs-you', 'codex waiting');
+        supervisor.setSeen(id, true);
+        supervisor.setSeen(id, false);
+        now -= 3_600_000;
+        pty.emit(drawn(geminiDialog, 36, 69));
+        await until(() => supervisor.get(id)!.attention?.panes?.[2].state === 'waiting', 'gemini\'s prompt seen in its pane');
+        expect(supervisor.get(id)!.attention?.state).to.equal('needs-you');
+    });
+
     it('a first look taken mid-draw (not the layout yet), then the whole window after a quiet spell: the waiting pane counts, the whole-screen look does not undo it', async () => {
         // The whole screen of a multi-agent window is no one agent's prompt (as at the e2e's 123 columns).
         const wholeScreenLooks: string[] = [];

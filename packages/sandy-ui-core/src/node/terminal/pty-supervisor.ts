@@ -836,6 +836,11 @@ export class PtySupervisor {
             // Detached (no attach client): the panes' states are not known any more.
             session.panes = undefined;
         }
+        if (now < session.paneLookedAt) {
+            // The clock was set back (attention keeps wall-clock times, shown to the user): the last look's
+            // time says nothing now, and must not keep the panes unlooked at until the clock passes it again.
+            session.paneLookedAt = -Infinity;
+        }
         const changed = session.activity.current.lastOutputAt > session.paneLookedAt;
         if (session.live && session.pty && !session.paneLooking && changed && now - session.paneLookedAt >= PANE_LOOK_MS) {
             session.paneLooking = true;
