@@ -12,6 +12,7 @@ describe('session attention: needs you / working / idle / exited / failed (unit)
         t.output(1_000);
         expect(attentionOf(running, t.current, 1_000 + WORKING_WINDOW_MS - 1)).to.deep.equal({ state: 'working', since: 1_000 });
         expect(attentionOf(running, t.current, 1_000 + WORKING_WINDOW_MS)).to.deep.equal({ state: 'idle', since: 1_000 });
+        expect(attentionOf(running, t.current, 1_000 - 3_600_000), 'the clock set back an hour: not working for that hour').to.deep.equal({ state: 'idle', since: 1_000 });
         t.asked('bell', 2_000);
         t.output(2_500);
         // Output after asking does not end the wait: only the user seeing it does.
@@ -108,5 +109,6 @@ describe('paneAttentionOf: one pane of a multi-agent session (unit)', () => {
         expect(paneAttentionOf({ agent: 'codex', waitingSince: 500, changedAt: 900 }, 1000)).to.deep.equal({ agent: 'codex', state: 'waiting', since: 500 });
         expect(paneAttentionOf({ agent: 'claude', changedAt: 1000 }, 1000 + WORKING_WINDOW_MS - 1).state).to.equal('working');
         expect(paneAttentionOf({ agent: 'claude', changedAt: 1000 }, 1000 + WORKING_WINDOW_MS)).to.deep.equal({ agent: 'claude', state: 'idle', since: 1000 });
+        expect(paneAttentionOf({ agent: 'claude', changedAt: 1000 }, 1000 - 3_600_000).state, 'the clock set back').to.equal('idle');
     });
 });

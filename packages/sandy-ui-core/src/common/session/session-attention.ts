@@ -58,7 +58,17 @@ export function paneAttentionOf(pane: PaneFacts, now: number): PaneAttention {
     if (pane.waitingSince !== undefined) {
         return { agent: pane.agent, state: 'waiting', since: pane.waitingSince };
     }
-    return { agent: pane.agent, state: now - pane.changedAt < WORKING_WINDOW_MS ? 'working' : 'idle', since: pane.changedAt };
+    return { agent: pane.agent, state: lately(pane.changedAt, now) ? 'working' : 'idle', since: pane.changedAt };
+}
+
+/**
+ * Whether `at` is within the working window before `now`. A time after `now` (the clock set back since)
+ * is not: it says nothing of how long ago that was, and must not keep a quiet agent "working" until the
+ * clock has caught up with it.
+ */
+function lately(at: number, now: number): boolean {
+    const ago = now - at;
+    return ago >= 0 && ago < WORKING_WINDOW_MS;
 }
 
 /** Exit codes of a sandy that ended because it was asked to (SIGINT, SIGTERM delivered to it: CONTRACT §6.5). */
@@ -74,7 +84,7 @@ export function attentionOf(info: Pick<SessionInfo, 'status' | 'exitCode' | 'sig
     if (facts.waitingSince !== undefined) {
         return { state: 'needs-you', since: facts.waitingSince, waitingFor: facts.waitingFor };
     }
-    if (facts.lastOutputAt > 0 && now - facts.lastOutputAt < WORKING_WINDOW_MS) {
+    if (facts.lastOutputAt > 0 && lately(facts.lastOutputAt, now)) {
         return { state: 'working', since: facts.lastOutputAt };
     }
     return { state: 'idle', since: facts.lastOutputAt || undefined };

@@ -158,6 +158,12 @@ describe('PtySupervisor: where each session stands for the attention queue (unit
         now += PROMPT_QUIET_MS;
         await until(() => asked.length === 3, 'the new screen looked at');
         await until(() => supervisor.get(id)!.attention?.state !== 'needs-you', 'the prompt gone: no wait');
+
+        // The clock set back an hour after the prompt was drawn: it is still looked at, not an hour later.
+        pty.emit('\x1b[2J\x1b[HDo you trust the files in this folder?\r\n❯ 1. Yes, proceed\r\n  2. No, exit');
+        await tick();
+        now -= 3_600_000;
+        await until(() => supervisor.get(id)!.attention?.state === 'needs-you', 'the prompt a wait although the clock went back');
     });
 });
 

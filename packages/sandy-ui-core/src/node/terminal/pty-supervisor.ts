@@ -798,7 +798,10 @@ export class PtySupervisor {
     protected lookForPrompt(session: HostedSession): void {
         const detector = this.promptDetector;
         const last = session.activity.current.lastOutputAt;
-        if (!detector || !session.live || !session.pty || last === 0 || session.promptLookedAt === last || this.now() - last < PROMPT_QUIET_MS) {
+        // Quiet for less than it takes (not negative: a clock set back since the output tells nothing, and
+        // must not put the look off until the clock has passed that output's time again).
+        const quietFor = this.now() - last;
+        if (!detector || !session.live || !session.pty || last === 0 || session.promptLookedAt === last || (quietFor >= 0 && quietFor < PROMPT_QUIET_MS)) {
             return;
         }
         session.promptLookedAt = last;
