@@ -62,13 +62,17 @@ export function paneAttentionOf(pane: PaneFacts, now: number): PaneAttention {
 }
 
 /**
- * Whether `at` is within the working window before `now`. A time after `now` (the clock set back since)
- * is not: it says nothing of how long ago that was, and must not keep a quiet agent "working" until the
- * clock has caught up with it.
+ * How long ago `at` was, on the wall clock attention keeps (its times are shown). A time after `now` means
+ * the clock was set back since: how long ago is unknown, so it counts as long ago (Infinity) — never as
+ * recent, which would hold a state (working, a look put off) until the clock caught up with it.
  */
+export function elapsedSince(at: number, now: number): number {
+    return at > now ? Infinity : now - at;
+}
+
+/** Whether `at` is within the working window before `now`. */
 function lately(at: number, now: number): boolean {
-    const ago = now - at;
-    return ago >= 0 && ago < WORKING_WINDOW_MS;
+    return elapsedSince(at, now) < WORKING_WINDOW_MS;
 }
 
 /** Exit codes of a sandy that ended because it was asked to (SIGINT, SIGTERM delivered to it: CONTRACT §6.5). */

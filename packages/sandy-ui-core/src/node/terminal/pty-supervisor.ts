@@ -13,7 +13,7 @@ import type { DiscoveredDaemon, SessionDiscovery } from '../../common/session/se
 import { isRecordedSandy } from './process-identity';
 import { agentsOf } from '../../common/session/tmux-panes';
 import type { PaneScreen } from '../../common/session/tmux-panes';
-import type { Attention } from '../../common/session/session-attention';
+import { Attention, elapsedSince } from '../../common/session/session-attention';
 
 /** What of a session's panes the windows are told (a change of it is a session change). */
 function panesSignature(attention: Attention | undefined): string {
@@ -798,10 +798,7 @@ export class PtySupervisor {
     protected lookForPrompt(session: HostedSession): void {
         const detector = this.promptDetector;
         const last = session.activity.current.lastOutputAt;
-        // Quiet for less than it takes (not negative: a clock set back since the output tells nothing, and
-        // must not put the look off until the clock has passed that output's time again).
-        const quietFor = this.now() - last;
-        if (!detector || !session.live || !session.pty || last === 0 || session.promptLookedAt === last || (quietFor >= 0 && quietFor < PROMPT_QUIET_MS)) {
+        if (!detector || !session.live || !session.pty || last === 0 || session.promptLookedAt === last || elapsedSince(last, this.now()) < PROMPT_QUIET_MS) {
             return;
         }
         session.promptLookedAt = last;
@@ -839,13 +836,10 @@ export class PtySupervisor {
             // Detached (no attach client): the panes' states are not known any more.
             session.panes = undefined;
         }
-        if (now < session.paneLookedAt) {
-            // The clock was set back (attention keeps wall-clock times, shown to the user): the last look's
-            // time says nothing now, and must not keep the panes unlooked at until the clock passes it again.
-            session.paneLookedAt = -Infinity;
-        }
-        const changed = session.activity.current.lastOutputAt > session.paneLookedAt;
-        if (session.live && session.pty && !session.paneLooking && changed && now - session.paneLookedAt >= PANE_LOOK_MS) {
+        // Output since the last look (a look "in the future", the clock set back since, is long ago: any output is after it).
+        const sinceLook = elapsedSince(session.paneLookedAt, now);
+        const changed = sinceLook === Infinity || session.activity.current.lastOutputAt > session.paneLookedAt;
+        if (session.live && session.pty && !session.paneLooking && changed && sinceLook >= PANE_LOOK_MS) {
             session.paneLooking = true;
             session.paneLookedAt = now;
             void session.screen.panes(agents).then(panes => this.panesLookedAt(session, panes, detector), () => undefined)
