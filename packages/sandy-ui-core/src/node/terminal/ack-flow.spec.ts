@@ -359,6 +359,29 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         expect(s.viewTerm.buffer.active.getLine(ROWS - 2)!.translateToString(true)).to.equal('the last words');
     });
 
+    it('an exit is not held back by a wall clock set back between the last output and the exit: its settle waits for quiet on the monotonic clock', async () => {
+        const s = await session();
+        await s.write('the last words');
+        let endedAfter = -1;
+        const wallClock = Date.now;
+        Date.now = () => wallClock() - 3_600_000;
+        try {
+            const exitAt = monotonicNow();
+            s.view.onExit(() => endedAfter = monotonicNow() - exitAt);
+            s.pty.exit(0);
+            // (Waited for on the monotonic clock: the test's own helper reads the wall clock.)
+            while (endedAfter < 0 && monotonicNow() - exitAt < 3000) {
+                await wait(5);
+            }
+        } finally {
+            Date.now = wallClock;
+        }
+        expect(endedAfter, 'the exit reached the view (a settle on the wall clock would wait out the hour)').to.be.at.least(0);
+        expect(endedAfter, 'at most the settle\'s own bound').to.be.below(1000);
+        await s.catchUp();
+        expect(s.viewTerm.buffer.active.getLine(0)!.translateToString(true)).to.equal('the last words');
+    });
+
     it('on the normal screen nothing is skipped: the session waits for the view, as before', async () => {
         const s = await session();
         const lines = floodLines(0, 20_000, 'plain');
