@@ -170,21 +170,9 @@ const SHA256_K = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
 ];
 
+/** UTF-8 as Node's `crypto` and the file system encode it: a lone surrogate becomes U+FFFD. */
 function utf8Bytes(text: string): number[] {
-    const out: number[] = [];
-    for (const ch of text) {
-        const c = ch.codePointAt(0)!;
-        if (c < 0x80) {
-            out.push(c);
-        } else if (c < 0x800) {
-            out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-        } else if (c < 0x10000) {
-            out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-        } else {
-            out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-        }
-    }
-    return out;
+    return Array.from(new TextEncoder().encode(text));
 }
 
 /**
@@ -257,6 +245,15 @@ export function sandboxNameForWorkspace(workspacePath: string): string {
 }
 
 /** The 8-hex suffix of a sandbox name (the join key to approvals), or undefined for a non-conforming name. */
+/**
+ * Whether sandy's recorded `workspace_path` is the folder this sandbox was named after (it hashes to the
+ * name): what anything acting on that path (discovering a session's workspace, removing an orphan) requires.
+ * A path sandy cut at a `"` (CONTRACT D2) fails it.
+ */
+export function recordedPathNamesSandbox(sandbox: { name: string; workspace_path?: string | null }): boolean {
+    return !!sandbox.workspace_path && sandboxNameForWorkspace(sandbox.workspace_path) === sandbox.name;
+}
+
 export function sandboxHashSuffix(name: string): string | undefined {
     const m = /-([0-9a-f]{8})$/.exec(name);
     return m ? m[1] : undefined;

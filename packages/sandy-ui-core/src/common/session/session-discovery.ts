@@ -1,5 +1,5 @@
 import { containerSandboxName, isProxyContainer, lockHolderPid, parseDockerCreatedAt, SandyState } from '../sandy/contract';
-import { sandboxNameForWorkspace } from '../projects/project-state';
+import { recordedPathNamesSandbox, sandboxNameForWorkspace } from '../projects/project-state';
 
 /** A daemon session sandy lists (`--print-state` running_containers joined to its sandbox). */
 export interface DiscoveredDaemon {
@@ -57,7 +57,7 @@ export function discoverSessions(state: SandyState, records: SessionRecordsView,
             const remembered = byContainer.get(id);
             const sandbox = state.sandboxes.find(s => s.name === containerSandboxName(c));
             const listed = sandbox?.workspace_path;
-            const workspace = remembered ?? (listed && sandboxNameForWorkspace(listed) === sandbox!.name ? listed : undefined);
+            const workspace = remembered ?? (sandbox && recordedPathNamesSandbox(sandbox) ? listed : undefined);
             if (!workspace) {
                 continue;
             }

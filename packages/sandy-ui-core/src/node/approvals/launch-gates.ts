@@ -10,7 +10,7 @@ import * as path from 'path';
 import { SandyError } from '../../common/sandy/errors';
 import { CONTROL_CHARS, DockerfileGate, dockerfileShownLines, SymlinkGate } from '../../common/approvals/launch-gates';
 import { readConfigFile } from '../config/config-io';
-import { sandboxNameForCanonical } from '../sandy/lock-sweep';
+import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 /** sandy's `find -maxdepth 8`. */
 const SYMLINK_MAX_DEPTH = 8;
 /** A walk bigger than this is abandoned (sandy then asks on the terminal and the user answers there). */
@@ -140,7 +140,7 @@ export async function dockerfileGate(workspace: string, sandyHome: string, previ
 
 /** `<sandbox>/.sandy-approved-symlinks.list` of a (canonical) workspace. */
 export function symlinkApprovalPath(sandyHome: string, workspace: string): string {
-    return `${sandyHome}/sandboxes/${sandboxNameForCanonical(workspace)}/.sandy-approved-symlinks.list`;
+    return `${sandyHome}/sandboxes/${sandboxNameForWorkspace(workspace)}/.sandy-approved-symlinks.list`;
 }
 
 /** GNU `readlink -f`: every component resolved; only the last may be missing. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { execFileSync } from 'child_process';
-import { sandboxNameForCanonical } from './lock-sweep';
+import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 
-describe('sandboxNameForCanonical against sandy\'s shell pipeline (slow)', () => {
+describe('sandboxNameForWorkspace against sandy\'s shell pipeline (slow)', () => {
     // The exact lines of sandy:308 and sandy:6468-6474, run by bash with the locale the fixtures used.
     const SANDY_NAMING = `
 sha256() { shasum -a 256 2>/dev/null || sha256sum; }
@@ -27,7 +27,7 @@ printf '%s' "\${DIR_BASE}-\${SHORT_HASH}"
     for (const p of paths) {
         it(`agrees for ${JSON.stringify(p)}`, () => {
             const expected = execFileSync('bash', ['--norc', '--noprofile', '-c', SANDY_NAMING, 'sandy', p], { env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } }).toString();
-            expect(sandboxNameForCanonical(p)).to.equal(expected);
+            expect(sandboxNameForWorkspace(p)).to.equal(expected);
         });
     }
 });

@@ -3,7 +3,8 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { lockDirFor, sandboxNameFor, sandboxNameForCanonical, sweepLocks } from './lock-sweep';
+import { lockDirFor, sandboxNameFor, sweepLocks } from './lock-sweep';
+import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 
 function errno(code: string): Error {
     return Object.assign(new Error(code), { code });
@@ -37,16 +38,22 @@ describe('lock-sweep (unit)', () => {
             // sha256 of the canonical path, first 8 hex; basename with everything but [a-zA-Z0-9._-] deleted.
             const p = '/some/where/edge "quote" \\back ünï';
             const hash = createHash('sha256').update(p).digest('hex').slice(0, 8);
-            expect(sandboxNameForCanonical(p)).to.equal(`edgequotebackn-${hash}`);
-            expect(sandboxNameForCanonical('/')).to.match(/^project-[0-9a-f]{8}$/);
-            expect(sandboxNameForCanonical('/x/ünï')).to.match(/^n-[0-9a-f]{8}$/);
-            expect(sandboxNameForCanonical('/x/ü')).to.match(/^project-[0-9a-f]{8}$/);
+            expect(sandboxNameForWorkspace(p)).to.equal(`edgequotebackn-${hash}`);
+            expect(sandboxNameForWorkspace('/')).to.match(/^project-[0-9a-f]{8}$/);
+            expect(sandboxNameForWorkspace('/x/ünï')).to.match(/^n-[0-9a-f]{8}$/);
+            expect(sandboxNameForWorkspace('/x/ü')).to.match(/^project-[0-9a-f]{8}$/);
+        });
+        it('hashes the UTF-8 bytes Node itself would write: a 4-byte character, and a lone surrogate as U+FFFD', () => {
+            for (const p of ['/x/emoji \u{1F600}', '/x/lone \ud800 high', '/x/lone low \udc00', '/x/\ufffd']) {
+                const hash = createHash('sha256').update(p, 'utf8').digest('hex').slice(0, 8);
+                expect(sandboxNameForWorkspace(p), JSON.stringify(p)).to.match(new RegExp(`-${hash}$`));
+            }
         });
         it('resolves symlinks first, like pwd -P', () => {
             const link = path.join(root, 'link');
             fs.symlinkSync(workspace, link);
             expect(sandboxNameFor(link)).to.equal(sandboxNameFor(workspace));
-            expect(sandboxNameFor(link)).to.equal(sandboxNameForCanonical(workspace));
+            expect(sandboxNameFor(link)).to.equal(sandboxNameForWorkspace(workspace));
         });
     });
 

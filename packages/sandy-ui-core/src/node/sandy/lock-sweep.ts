@@ -1,18 +1,7 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { SandyError } from '../../common/sandy/errors';
-
-/**
- * sandy's sandbox name for an already canonical workspace path (CONTRACT §5.1, sandy:6468-6474):
- * `basename | tr -cd 'a-zA-Z0-9._-'` (or `project`), `-`, first 8 hex of `printf '%s' "$WORK_DIR" | sha256`.
- * `tr` works on bytes, so every non-ASCII character disappears — the same as deleting code points here.
- */
-export function sandboxNameForCanonical(canonicalPath: string): string {
-    const base = path.posix.basename(canonicalPath).replace(/[^a-zA-Z0-9._-]/g, '') || 'project';
-    const hash = createHash('sha256').update(canonicalPath, 'utf8').digest('hex').slice(0, 8);
-    return `${base}-${hash}`;
-}
+import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 
 /**
  * sandy's sandbox name for a workspace. sandy hashes `pwd -P`, so symlinks are resolved first;
@@ -20,7 +9,7 @@ export function sandboxNameForCanonical(canonicalPath: string): string {
  * like `pwd -P` does, where the JS implementation would keep the case as typed.
  */
 export function sandboxNameFor(workspace: string): string {
-    return sandboxNameForCanonical(canonicalWorkspace(workspace));
+    return sandboxNameForWorkspace(canonicalWorkspace(workspace));
 }
 
 /** The workspace lock directory sandy uses (CONTRACT §5.4). */
@@ -85,7 +74,7 @@ export interface LockSweepOptions {
 export async function sweepLocks(sandyHome: string, workspace: string, options: LockSweepOptions = {}): Promise<LockSweepReport> {
     const kill = options.kill ?? ((pid: number, signal: 0) => { process.kill(pid, signal); });
     const canonical = canonicalWorkspace(workspace);
-    const sandboxName = sandboxNameForCanonical(canonical);
+    const sandboxName = sandboxNameForWorkspace(canonical);
     const lockDir = lockDirFor(sandyHome, sandboxName);
     const report = (outcome: LockSweepReport['outcome'], reason: LockSweepReason, pid?: string): LockSweepReport =>
         pid === undefined ? { workspace: canonical, sandboxName, lockDir, outcome, reason } : { workspace: canonical, sandboxName, lockDir, outcome, reason, pid };

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { FleetActionId, fleetAction, fleetArgs, FleetOptions, fleetOptionsProblem, FleetPlan, planSaysNothingToDo, UntrustedOrphan } from '../../common/maintenance/fleet';
 import { Sandbox } from '../../common/sandy/contract';
 import { RunOutcome } from '../../common/service/service-protocol';
-import { sandboxNameForCanonical } from '../sandy/lock-sweep';
+import { recordedPathNamesSandbox } from '../../common/projects/project-state';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
 import { SnapshotPublisher } from './snapshots';
@@ -101,7 +101,7 @@ export class FleetMaintenance {
             if (!s.workspace_path || s.lock_held || !await this.folderGone(s)) {
                 continue;
             }
-            if (sandboxNameForCanonical(s.workspace_path) === s.name) {
+            if (recordedPathNamesSandbox(s)) {
                 trusted.push(s);
             } else {
                 untrusted.push({ name: s.name, recordedPath: s.workspace_path });

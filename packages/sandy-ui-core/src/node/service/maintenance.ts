@@ -4,7 +4,7 @@ import { SandyState } from '../../common/sandy/contract';
 import { RunOutcome } from '../../common/service/service-protocol';
 import { workspaceHash16 } from '../approvals/preflight';
 import { ApprovalMemory } from '../approvals/approval-memory';
-import { sandboxNameForCanonical } from '../sandy/lock-sweep';
+import { sandboxNameForWorkspace } from '../../common/projects/project-state';
 import { PtySupervisor } from '../terminal/pty-supervisor';
 import { StatePoller } from '../projects/state-poller';
 import { checkWorkspace } from '../projects/workspace-guard';
@@ -102,6 +102,6 @@ export class SandboxMaintenance {
         } catch {
             // Gone: below.
         }
-        return [`--sandbox=${sandboxNameForCanonical(path.resolve(workspace))}`];
+        return [`--sandbox=${sandboxNameForWorkspace(path.resolve(workspace))}`];
     }
 }
