@@ -225,6 +225,37 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         expect(s.sentChars() - sentBefore).to.equal(redraw.length);
     });
 
+    it('what the view must act on in output a frame replaced follows the frame: the newest clipboard write and each query, once; a clipboard read, a malformed write and output sent already are not carried', async () => {
+        const s = await session();
+        const b64 = (text: string) => Buffer.from(text).toString('base64');
+        const clipboard: string[] = [];
+        s.viewTerm.parser.registerOscHandler(52, payload => { clipboard.push(payload); return true; });
+        const answers: string[] = [];
+        s.viewTerm.onData(d => answers.push(d));
+        const received: string[] = [];
+        s.view.onData(d => received.push(d));
+        // Sent as it is (the view is not behind): it is not carried again.
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r\x1b]52;c;${b64('sent before')}\x1b\\`);
+        await s.drawNow();
+        // The view draws nothing now: all of this lies in output frames replace. (Raw sequences end in ST;
+        // carried ones are re-encoded, ending in BEL, and a DA query gets its default parameter.)
+        await s.write(floodLines(0, 8000, 'flood') + `\x1b]52;c;${b64('first copy')}\x1b\\\x1b[c`
+            + floodLines(8000, 8000, 'flood') + `\x1b]52;c;?\x1b\\\x1b]52;c;${b64('last copy')}\x1b\\\x1b]52;c;not base64!\x1b\\\x1b[6n`
+            + floodLines(16_000, 8000, 'flood'));
+        await s.catchUp();
+        const sent = received.join('');
+        expect(sent, 'the replaced output itself was not sent').to.not.contain(`${b64('last copy')}\x1b\\`).and.not.contain('\x1b[c');
+        expect(sent.split(`\x1b]52;c;${b64('last copy')}\x07`).length - 1, 'the newest clipboard write, once').to.equal(1);
+        // The first copy goes only with a frame made before the last one was parsed (then it was the newest).
+        expect([clipboard[0], clipboard[clipboard.length - 1]], 'the write sent, then the newest one not sent').to.deep.equal([`c;${b64('sent before')}`, `c;${b64('last copy')}`]);
+        expect(JSON.stringify(clipboard.slice(1, -1)), 'nothing else: no read, nothing malformed, nothing twice').to.be.oneOf(['[]', JSON.stringify([`c;${b64('first copy')}`])]);
+        const answered = answers.join('');
+        expect(answered.match(/\x1b\[\?1;2c/g), 'DA answered once').to.have.length(1);
+        expect(answered.match(/\x1b\[\d+;\d+R/g), 'the cursor position query answered once').to.have.length(1);
+        expect(answered.indexOf('c'), 'in the order the agent asked').to.be.below(answered.indexOf('R'));
+        expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+    });
+
     it('a view that stalls once in a steady stream it can draw is caught up, then sent the output as it is again', async () => {
         const s = await session();
         const log: Array<{ at: number; kind: 'frame' | 'output' }> = [];

@@ -378,7 +378,9 @@ export class AttachmentImpl implements SessionAttachment {
                 // Output on the normal screen is kept and sent as it is, before the frame.
                 const before = this.unsent.filter(u => u.seq < frame.alternateSince);
                 const after = this.unsent.filter(u => u.seq > frame.seq);
-                this.unsent = [...before, { data: frame.data, seq: frame.seq, frame: true }, ...after];
+                // What the view must still act on in the output the frame replaces (the clipboard, queries) follows it.
+                const carried = this.session.screen.carriedBetween(Math.max(this.sentUpTo + 1, frame.alternateSince), frame.seq);
+                this.unsent = [...before, { data: frame.data + carried, seq: frame.seq, frame: true }, ...after];
                 this.bytesUpTo = Math.max(this.bytesUpTo, frame.alternateSince - 1);
                 this.queuedChars = this.unsent.reduce((n, u) => n + u.data.length, 0);
                 this.sinceFrame = after.reduce((n, u) => n + u.data.length, 0);

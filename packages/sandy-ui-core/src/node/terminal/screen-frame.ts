@@ -13,7 +13,8 @@ import type { IBufferCell, Terminal } from '@xterm/headless';
  *
  * The frame is drawing commands built from the screen's cells (which hold no control characters)
  * and from the modes listed here: nothing the agent wrote reaches the view through it as a
- * sequence (no OSC: no link, clipboard write, title or notification).
+ * sequence (no OSC: no link, title or notification). The attachment sends after it the clipboard
+ * write and the queries of the output it replaced, re-encoded and checked (carried-sequences.ts).
  */
 export type FrameResult =
     /** The frame, to be sent in place of everything written before it. */

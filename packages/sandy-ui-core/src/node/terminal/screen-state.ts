@@ -5,6 +5,7 @@ import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { sandyPanes } from '../../common/session/tmux-panes';
 import type { PaneScreen, ScreenGrid } from '../../common/session/tmux-panes';
 import { catchUpFrame } from './screen-frame';
+import { CarriedSequences } from './carried-sequences';
 
 /** A catch-up frame (screen-frame.ts) and the last chunk it stands for. */
 export interface ScreenFrame {
@@ -40,6 +41,7 @@ export class ScreenState {
     protected readonly terminal: Terminal;
     protected readonly serializer = new SerializeAddon();
     protected readonly dispatcher: OscDispatcher;
+    protected readonly carried: CarriedSequences;
     protected disposed = false;
     /** Chunks written, and parsed, so far (a frame stands for every chunk up to its own). */
     protected written = 0;
@@ -64,6 +66,8 @@ export class ScreenState {
         }
         // sandy's tmux forwards a bell (CONTRACT §7): the one attention signal that gets through unwrapped.
         this.terminal.onBell(() => onNotify({ body: 'The session rang the bell.', source: 'bell' }));
+        // (A handler runs while its chunk is parsed: the chunks before it have called back.)
+        this.carried = new CarriedSequences(this.terminal, () => this.parsed + 1);
     }
 
     /** Parse `data` (in the order written); returns its chunk number. */
@@ -133,6 +137,14 @@ export class ScreenState {
         const alternateSince = this.normalSeq + 1;
         const frame = result.kind === 'frame' && alternateSince <= this.parsed ? { seq: this.parsed, alternateSince, data: result.data } : undefined;
         due.forEach(w => w.resolve(frame));
+    }
+
+    /**
+     * What a frame standing for chunks `from` to `to` must be followed by (carried-sequences.ts): the
+     * clipboard write and the queries and colour changes the agent wrote in them, re-encoded.
+     */
+    carriedBetween(from: number, to: number): string {
+        return this.disposed ? '' : this.carried.between(from, to);
     }
 
     resize(cols: number, rows: number): void {
@@ -215,6 +227,7 @@ export class ScreenState {
             this.disposed = true;
             clearTimeout(this.midSequenceTimer);
             this.frameWaiters.splice(0).forEach(w => w.resolve(undefined));
+            this.carried.dispose();
             this.terminal.dispose();
         }
     }

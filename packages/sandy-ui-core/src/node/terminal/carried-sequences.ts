@@ -1,0 +1,96 @@
+import type { Terminal } from '@xterm/headless';
+import { MAX_CLIPBOARD_PAYLOAD } from '../../common/terminal/osc';
+
+/**
+ * The sequences in an agent's output that a catch-up frame (screen-frame.ts) cannot draw but the view
+ * must still act on: the clipboard write (OSC 52), the queries its xterm answers (device attributes,
+ * status and cursor reports, mode and setting requests, colour queries) and colour changes. A frame
+ * replaces output the view was never sent; these go to the view right after it, so a copy the agent
+ * made during a flood still reaches the clipboard and an agent waiting for an answer gets one.
+ *
+ * They are re-encoded from what the backend's headless xterm parsed, each checked against the shape
+ * its kind allows (anything else is not carried), so nothing the agent wrote reaches the view here
+ * but a well-formed sequence of these kinds — the view applies its own rules to them as to live
+ * output (a clipboard read is never answered there). An answer about the cursor describes it where
+ * the skipped output left it, as the frame does.
+ */
+export interface CarriedSequence {
+    /** The chunk ({@link ScreenState.write}'s number) it was parsed in. */
+    seq: number;
+    data: string;
+}
+
+/** Queries and colour changes kept for the frames to come (the newest; a flood of queries gets this many answers). */
+export const MAX_CARRIED = 64;
+
+/** The CSI queries xterm 5.5 answers (InputHandler): DA1, DA2, DSR/CPR, DECDSR, DECRQM (ANSI and DEC). */
+const CSI_QUERIES: ReadonlyArray<{ prefix?: string; intermediates?: string; final: string }> = [
+    { final: 'c' }, { prefix: '>', final: 'c' }, { final: 'n' }, { prefix: '?', final: 'n' },
+    { intermediates: '$', final: 'p' }, { prefix: '?', intermediates: '$', final: 'p' }
+];
+/** The colour OSCs xterm 5.5 acts on: set or query (4, 10-12), reset (104, 110-112). */
+const COLOUR_OSC = [4, 10, 11, 12, 104, 110, 111, 112];
+const COLOUR_PAYLOAD = /^[0-9A-Za-z;:#?/.,]{0,256}$/;
+/** `targets;base64` (a read, `?`, is not carried: the view never answers one). */
+const CLIPBOARD_PAYLOAD = /^[cpqs0-7]{0,8};[A-Za-z0-9+/=_-]*$/;
+const DECRQSS_PAYLOAD = /^[ -~]{1,4}$/;
+
+export class CarriedSequences {
+    protected clipboard: CarriedSequence | undefined;
+    protected others: CarriedSequence[] = [];
+    protected readonly disposables: Array<{ dispose(): void }> = [];
+
+    /** `chunk()`: the number of the chunk being parsed. */
+    constructor(terminal: Terminal, protected readonly chunk: () => number) {
+        const parser = terminal.parser;
+        this.disposables.push(parser.registerOscHandler(52, payload => {
+            if (payload.length <= MAX_CLIPBOARD_PAYLOAD + 16 && CLIPBOARD_PAYLOAD.test(payload)) {
+                // Only the newest write matters: each one replaces the clipboard.
+                this.clipboard = { seq: this.chunk(), data: `\x1b]52;${payload}\x07` };
+            }
+            return false;
+        }));
+        for (const ident of COLOUR_OSC) {
+            this.disposables.push(parser.registerOscHandler(ident, payload => {
+                if (COLOUR_PAYLOAD.test(payload)) {
+                    this.keep(`\x1b]${ident};${payload}\x07`);
+                }
+                return false;
+            }));
+        }
+        for (const id of CSI_QUERIES) {
+            this.disposables.push(parser.registerCsiHandler(id, params => {
+                const text = params.map(p => Array.isArray(p) ? p.join(':') : String(p)).join(';');
+                if (text.length <= 64) {
+                    this.keep(`\x1b[${id.prefix ?? ''}${text}${id.intermediates ?? ''}${id.final}`);
+                }
+                return false;
+            }));
+        }
+        this.disposables.push(parser.registerDcsHandler({ intermediates: '$', final: 'q' }, data => {
+            if (DECRQSS_PAYLOAD.test(data)) {
+                this.keep(`\x1bP$q${data}\x1b\\`);
+            }
+            return false;
+        }));
+    }
+
+    /** What a frame standing for chunks `from` to `to` (inclusive) carries after it, in the order parsed. */
+    between(from: number, to: number): string {
+        const within = (s: CarriedSequence) => s.seq >= from && s.seq <= to;
+        return (this.clipboard && within(this.clipboard) ? this.clipboard.data : '') + this.others.filter(within).map(s => s.data).join('');
+    }
+
+    protected keep(data: string): void {
+        this.others.push({ seq: this.chunk(), data });
+        if (this.others.length > MAX_CARRIED) {
+            this.others.shift();
+        }
+    }
+
+    dispose(): void {
+        this.disposables.splice(0).forEach(d => d.dispose());
+        this.clipboard = undefined;
+        this.others = [];
+    }
+}
