@@ -244,7 +244,6 @@ export function sandboxNameForWorkspace(workspacePath: string): string {
     return `${sanitizedBasename(workspacePath)}-${sha256Hex(workspacePath).slice(0, 8)}`;
 }
 
-/** The 8-hex suffix of a sandbox name (the join key to approvals), or undefined for a non-conforming name. */
 /**
  * Whether sandy's recorded `workspace_path` is the folder this sandbox was named after (it hashes to the
  * name): what anything acting on that path (discovering a session's workspace, removing an orphan) requires.
@@ -254,6 +253,7 @@ export function recordedPathNamesSandbox(sandbox: { name: string; workspace_path
     return !!sandbox.workspace_path && sandboxNameForWorkspace(sandbox.workspace_path) === sandbox.name;
 }
 
+/** The 8-hex suffix of a sandbox name (the join key to approvals), or undefined for a non-conforming name. */
 export function sandboxHashSuffix(name: string): string | undefined {
     const m = /-([0-9a-f]{8})$/.exec(name);
     return m ? m[1] : undefined;

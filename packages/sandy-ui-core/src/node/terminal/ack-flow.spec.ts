@@ -157,7 +157,7 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
             return f;
         };
         const kindOf = (data: string): 'frame' | 'output' => frames.has(data) ? 'frame' : 'output';
-        return { pty, view, reference, viewTerm, write, drawNow, catchUp, sentChars, kindOf, emitted: () => emitted };
+        return { id, pty, view, reference, viewTerm, write, drawNow, catchUp, sentChars, kindOf, emitted: () => emitted };
     }
 
     const floodLines = (from: number, n: number, tag: string) => {
@@ -254,6 +254,54 @@ describe('Catching a view up on the alternate screen (unit, scripted PTY)', func
         expect(answered.match(/\x1b\[\d+;\d+R/g), 'the cursor position query answered once').to.have.length(1);
         expect(answered.indexOf('c'), 'in the order the agent asked').to.be.below(answered.indexOf('R'));
         expect(terminalState(s.viewTerm)).to.deep.equal(terminalState(s.reference));
+    });
+
+    it('a sequence the view was sent the start of, and the frame replaced the end of, is acted on once, whole', async () => {
+        const s = await session();
+        const clipboard: string[] = [];
+        s.viewTerm.parser.registerOscHandler(52, payload => { clipboard.push(payload); return true; });
+        const answers: string[] = [];
+        s.viewTerm.onData(d => answers.push(d));
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        await s.drawNow();
+        const b64 = Buffer.from('hello world').toString('base64');
+        // The last chunk the view is sent ends inside a DECRQSS and inside a clipboard write; the rest of both
+        // comes in output a frame replaces (the view draws nothing meanwhile).
+        s.pty.emit('x'.repeat(CATCH_UP.windowChars - 100) + `\x1bP$qm`);
+        await new Promise(resolve => setImmediate(resolve));
+        s.pty.emit(`\x1b\\${floodLines(0, 3000, 'a')}\x1b]52;c;${b64.slice(0, 8)}`);
+        await new Promise(resolve => setImmediate(resolve));
+        s.pty.emit(`${b64.slice(8)}\x07${floodLines(3000, 3000, 'b')}`);
+        await s.catchUp();
+        expect(answers.join('').match(/\x1bP1\$r/g), 'DECRQSS answered once').to.have.length(1);
+        expect(clipboard, 'the clipboard written once, with the whole text').to.deep.equal([`c;${b64}`]);
+    });
+
+    it('a view that attaches later is never carried what its replay already stood for', async () => {
+        const s = await session();
+        await s.write(`\x1b[?1049h\x1b[1;${ROWS - 1}r`);
+        // (A chunk of its own on the alternate screen: one a frame could stand for.)
+        await s.write(`\x1b]52;c;${Buffer.from('before you came').toString('base64')}\x07\x1b[c`);
+        await s.drawNow();
+        const late = await supervisor!.attach(s.id);
+        const lateSent: string[] = [];
+        late.onData(d => lateSent.push(d)); // and never acknowledges: it falls behind at once
+        try {
+            // Its first chunk is already more than it may have in flight (a PTY read is at most 64 KB today, but
+            // nothing here relies on that): queued, so its first frame stands for it.
+            const big = floodLines(0, 1000, 'big');
+            expect(big.length).to.be.above(CATCH_UP.windowChars);
+            s.pty.emit(big);
+            await s.write(floodLines(1000, 20_000, 'flood'));
+            await s.catchUp();
+            await waitFor(() => (late as unknown as { queuedChars: number }).queuedChars === 0 || lateSent.length > 1, 'a frame for the late view');
+            await new Promise(resolve => setTimeout(resolve, CATCH_UP.frameIntervalMs * 3));
+            const all = lateSent.join('');
+            expect(all, 'no clipboard write of before').to.not.contain('\x1b]52');
+            expect(all, 'no query of before').to.not.contain('\x1b[0c').and.not.contain('\x1b[c');
+        } finally {
+            late.dispose();
+        }
     });
 
     it('a view that stalls once in a steady stream it can draw is caught up, then sent the output as it is again', async () => {

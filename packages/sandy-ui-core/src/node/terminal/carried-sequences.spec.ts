@@ -20,9 +20,17 @@ describe('CarriedSequences: what a catch-up frame carries of the output it repla
         const screen = await parsedScreen([
             `a\x1b]52;c;${b64('old')}\x07`,
             `b\x1b]52;c;${b64('new')}\x1b\\`,
-            `\x1b]52;c;?\x07\x1b]52;c;<script>\x07\x1b]52;c;a b\x07\x1b]52;c;${'A'.repeat(MAX_CLIPBOARD_PAYLOAD + 20)}\x07\x1b]52;c\x07`
+            `\x1b]52;c;?\x07\x1b]52;c;<script>\x07\x1b]52;c;a b\x07\x1b]52;c;${'A'.repeat(MAX_CLIPBOARD_PAYLOAD + 20)}\x07\x1b]52;c\x07`,
+            // What the view ignores too (its parseOsc52): nothing, bad base64, a target it does not know.
+            '\x1b]52;c;\x07\x1b]52;c;A\x07\x1b]52;c;QUJD=\x07\x1b]52;c;=\x07\x1b]52;q;QUJD\x07'
         ]);
-        expect(screen.carriedBetween(1, 3)).to.equal(`\x1b]52;c;${b64('new')}\x07`);
+        expect(screen.carriedBetween(1, 4)).to.equal(`\x1b]52;c;${b64('new')}\x07`);
+        screen.dispose();
+    });
+
+    it('any write the view acts on is the newest: many targets, tmux\'s none', async () => {
+        const screen = await parsedScreen([`\x1b]52;c;${b64('old')}\x07\x1b]52;ccccccccc;${b64('many')}\x07`]);
+        expect(screen.carriedBetween(1, 1)).to.equal(`\x1b]52;ccccccccc;${b64('many')}\x07`);
         screen.dispose();
     });
 
@@ -46,6 +54,12 @@ describe('CarriedSequences: what a catch-up frame carries of the output it repla
         ]);
         expect(screen.carriedBetween(1, 1)).to.equal(
             '\x1b[>0c\x1b[?6n\x1b[5n\x1b[?2004$p\x1b[4$p\x1bP$q"q\x1b\\\x1b]11;?\x07\x1b]4;1;?\x07\x1b]10;#ffffff\x07\x1b]111;\x07');
+        screen.dispose();
+    });
+
+    it('sub-parameters as they were written', async () => {
+        const screen = await parsedScreen(['\x1b[6:n\x1b[?1:2:3$p\x1b[>1;2:3c']);
+        expect(screen.carriedBetween(1, 1)).to.equal('\x1b[6:n\x1b[?1:2:3$p\x1b[>1;2:3c');
         screen.dispose();
     });
 

@@ -1,5 +1,5 @@
 import type { Terminal } from '@xterm/headless';
-import { MAX_CLIPBOARD_PAYLOAD } from '../../common/terminal/osc';
+import { parseOsc52 } from '../../common/terminal/osc';
 
 /**
  * The sequences in an agent's output that a catch-up frame (screen-frame.ts) cannot draw but the view
@@ -12,7 +12,10 @@ import { MAX_CLIPBOARD_PAYLOAD } from '../../common/terminal/osc';
  * its kind allows (anything else is not carried), so nothing the agent wrote reaches the view here
  * but a well-formed sequence of these kinds — the view applies its own rules to them as to live
  * output (a clipboard read is never answered there). An answer about the cursor describes it where
- * the skipped output left it, as the frame does.
+ * the skipped output left it, as the frame does. A sequence the view was sent the start of is carried
+ * whole (the frame begins by cancelling whatever the view was in the middle of: screen-frame.ts).
+ * The newest {@link MAX_CARRIED} queries and colour changes are kept; a frame looks at them once the
+ * output it stands for is parsed, so more than that after a query can push it out.
  */
 export interface CarriedSequence {
     /** The chunk ({@link ScreenState.write}'s number) it was parsed in. */
@@ -30,10 +33,11 @@ const CSI_QUERIES: ReadonlyArray<{ prefix?: string; intermediates?: string; fina
 ];
 /** The colour OSCs xterm 5.5 acts on: set or query (4, 10-12), reset (104, 110-112). */
 const COLOUR_OSC = [4, 10, 11, 12, 104, 110, 111, 112];
-const COLOUR_PAYLOAD = /^[0-9A-Za-z;:#?/.,]{0,256}$/;
-/** `targets;base64` (a read, `?`, is not carried: the view never answers one). */
-const CLIPBOARD_PAYLOAD = /^[cpqs0-7]{0,8};[A-Za-z0-9+/=_-]*$/;
+/** (A whole palette set at once is about 5 KB.) */
+const COLOUR_PAYLOAD = /^[0-9A-Za-z;:#?/.,]{0,8192}$/;
 const DECRQSS_PAYLOAD = /^[ -~]{1,4}$/;
+/** Printable ASCII only (what `parseOsc52` accepts is narrower still: targets, `;`, base64). */
+const PRINTABLE = /^[ -~]*$/;
 
 export class CarriedSequences {
     protected clipboard: CarriedSequence | undefined;
@@ -44,8 +48,9 @@ export class CarriedSequences {
     constructor(terminal: Terminal, protected readonly chunk: () => number) {
         const parser = terminal.parser;
         this.disposables.push(parser.registerOscHandler(52, payload => {
-            if (payload.length <= MAX_CLIPBOARD_PAYLOAD + 16 && CLIPBOARD_PAYLOAD.test(payload)) {
-                // Only the newest write matters: each one replaces the clipboard.
+            // Only a write the view acts on (its own rule: a read or a malformed one is ignored there) and only
+            // the newest: each one replaces the clipboard.
+            if (parseOsc52(payload)?.kind === 'clipboard' && PRINTABLE.test(payload)) {
                 this.clipboard = { seq: this.chunk(), data: `\x1b]52;${payload}\x07` };
             }
             return false;
@@ -60,7 +65,7 @@ export class CarriedSequences {
         }
         for (const id of CSI_QUERIES) {
             this.disposables.push(parser.registerCsiHandler(id, params => {
-                const text = params.map(p => Array.isArray(p) ? p.join(':') : String(p)).join(';');
+                const text = csiParams(params);
                 if (text.length <= 64) {
                     this.keep(`\x1b[${id.prefix ?? ''}${text}${id.intermediates ?? ''}${id.final}`);
                 }
@@ -75,7 +80,7 @@ export class CarriedSequences {
         }));
     }
 
-    /** What a frame standing for chunks `from` to `to` (inclusive) carries after it, in the order parsed. */
+    /** What a frame standing for chunks `from` to `to` (inclusive) carries after it: the clipboard write, then the rest in the order parsed. */
     between(from: number, to: number): string {
         const within = (s: CarriedSequence) => s.seq >= from && s.seq <= to;
         return (this.clipboard && within(this.clipboard) ? this.clipboard.data : '') + this.others.filter(within).map(s => s.data).join('');
@@ -93,4 +98,17 @@ export class CarriedSequences {
         this.clipboard = undefined;
         this.others = [];
     }
+}
+
+/** xterm's parameters as written: a number starts a parameter, an array holds the sub-parameters of the one before it (-1: empty). */
+function csiParams(params: ReadonlyArray<number | number[]>): string {
+    let text = '';
+    params.forEach((p, i) => {
+        if (Array.isArray(p)) {
+            text += p.map(v => `:${v < 0 ? '' : v}`).join('');
+        } else {
+            text += `${i ? ';' : ''}${p}`;
+        }
+    });
+    return text;
 }

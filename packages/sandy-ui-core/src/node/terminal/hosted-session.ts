@@ -302,7 +302,10 @@ export class AttachmentImpl implements SessionAttachment {
     protected held: string[] | undefined = [];
     protected disposed = false;
 
-    constructor(protected readonly session: HostedSession, protected readonly onDispose: () => void) { }
+    constructor(protected readonly session: HostedSession, protected readonly onDispose: () => void) {
+        // What was written before it attached is in its replay: no frame stands for it, nor carries its sequences.
+        this.sentUpTo = session.screen.chunksWritten;
+    }
 
     readonly onData: EventLike<string> = listener => {
         const subscription = this.dataEmitter.event(listener);

@@ -92,8 +92,10 @@ export function catchUpFrame(terminal: Terminal): FrameResult {
     const { cols, rows } = terminal;
     const modes = terminal.modes;
     // Drawn with ASCII in G0–G3 (shifted in), the whole screen as the region, absolute addressing,
-    // autowrap on (a wrapped row continues the one above it) and insert off, from a cleared screen.
-    let frame = '\x1b[?1049h\x1b(B\x1b)B\x1b*B\x1b+B\x0f\x1b[r\x1b[?6l\x1b[?7h\x1b[4l\x1b[0m\x1b[H\x1b[2J' + drawRows(terminal);
+    // autowrap on (a wrapped row continues the one above it) and insert off, from a cleared screen. First a CAN:
+    // the last output the view was sent may end inside a sequence the frame's output completed; CAN drops
+    // it unacted on (an ESC would end it and the view act on the truncated string; carried-sequences.ts).
+    let frame = '\x18\x1b[?1049h\x1b(B\x1b)B\x1b*B\x1b+B\x0f\x1b[r\x1b[?6l\x1b[?7h\x1b[4l\x1b[0m\x1b[H\x1b[2J' + drawRows(terminal);
     // DECSC's saved cursor (the view's was overwritten by ?1049h above, or by the agent earlier).
     const savedRow = Math.min(savedY, rows - 1);
     frame += (savedX < cols ? `\x1b[${savedRow + 1};${savedX + 1}H` : pendingWrap(terminal, savedRow, savedRow + 1))

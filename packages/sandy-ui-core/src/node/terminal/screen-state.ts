@@ -89,6 +89,11 @@ export class ScreenState {
         return seq;
     }
 
+    /** Chunks written so far: output from the next one on is not in a replay made now. */
+    get chunksWritten(): number {
+        return this.written;
+    }
+
     /** Characters written but not parsed yet. */
     get unparsedChars(): number {
         return this.unparsed;
