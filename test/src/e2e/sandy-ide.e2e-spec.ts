@@ -163,6 +163,16 @@ describe('Sandy IDE (end to end)', () => {
             await terminal.waitForText('[osc52 sent]');
             await app.poll(async () => (await app.page.evaluate(() => navigator.clipboard.readText())) === 'clip-e2e', 'the clipboard to hold clip-e2e');
         });
+
+        it('copies an OSC 52 write made in the middle of a flood the tab could not draw (it came after a catch-up frame)', async () => {
+            const app = await browser.openApp(ide);
+            const terminal = await openSession(app);
+            await app.page.evaluate(() => navigator.clipboard.writeText('before-flood-e2e'));
+            // 3.7 MB on the alternate screen: the tab is sent a fraction of it, the rest replaced by frames.
+            await terminal.enter('floodclip 50000 mid-flood-e2e');
+            await terminal.waitForText('flood done 50000');
+            await app.poll(async () => (await app.page.evaluate(() => navigator.clipboard.readText())) === 'mid-flood-e2e', 'the clipboard to hold mid-flood-e2e');
+        });
     });
 
     describeLifecycle(() => suite, 'daemon');

@@ -57,6 +57,7 @@ const HELP = [
     '  keys                   show every key that reaches the agent as [^P] until q',
     '  env                    print the environment, sorted',
     '  flood <n>              print n lines as fast as possible',
+    '  floodclip <n> <text>   the same, with an OSC 52 clipboard write of text halfway',
     '  size                   print rows\u00d7cols',
     '  clear                  redraw the screen',
     '  exit [code]            end the agent with <code> (default 0)',
@@ -580,6 +581,11 @@ export class FakeTui {
             case 'flood':
                 await this.flood(parseInt(arg, 10));
                 return;
+            case 'floodclip': {
+                const j = arg.indexOf(' ');
+                await this.flood(parseInt(arg, 10), j < 0 ? '' : arg.slice(j + 1));
+                return;
+            }
             case 'size':
                 this.println(`${this.rows}\u00d7${this.cols}`);
                 return;
@@ -604,17 +610,22 @@ export class FakeTui {
         }
     }
 
-    private async flood(n: number): Promise<void> {
+    /** `clip`: an OSC 52 write of it after line n/2, inside the stream (no pause around it). */
+    private async flood(n: number, clip?: string): Promise<void> {
         if (!Number.isFinite(n) || n < 0) {
-            this.println('usage: flood <n>');
+            this.println(clip === undefined ? 'usage: flood <n>' : 'usage: floodclip <n> <text>');
             return;
         }
         const filler = 'the quick brown fox jumps over the lazy dog 0123456789';
         const batch = 256;
+        const clipAt = clip ? Math.floor(n / 2) : -1;
         for (let i = 1; i <= n && !this.ended && !this.interrupted; i += batch) {
             let chunk = '';
             for (let k = i; k < i + batch && k <= n; k++) {
                 chunk += `flood ${k}/${n} ${filler}\r\n`;
+                if (k === clipAt) {
+                    chunk += `${ESC}]52;c;${Buffer.from(clip!, 'utf8').toString('base64')}${ST}`;
+                }
             }
             if (!this.write(chunk)) {
                 await this.sink.waitDrain();

@@ -91,7 +91,7 @@ describe('Sandy plugin in code-server (VS Code 1.100.3) (integration)', function
         expect(log).to.contain('activating in code-server');
     });
 
-    it('Launch opens sandy in a webview terminal tab sized to it; OSC 9 becomes a notification, `● ` marks the tab until it is focused', async () => {
+    it('Launch opens sandy in a webview terminal tab sized to it; OSC 9 becomes a notification, `● ` marks the tab until it is focused; OSC 52 in a flood reaches the clipboard', async () => {
         await bench.clickProjectRow('vsx-proj');
         await bench.waitForTab(t => t.startsWith('sandy: vsx-proj'), 'the sandy terminal tab');
         const terminal = await bench.webview('terminal');
@@ -109,9 +109,11 @@ describe('Sandy plugin in code-server (VS Code 1.100.3) (integration)', function
         // test's cue once we moved away (typed `osc9` raced the flood's end against the move away: the
         // faster the tab, the likelier it was sent while the tab was still in front, rightly unannounced).
         const ping = world.cue('osc9 background-ping');
-        await typeInTerminal(page, terminal, 'flood 60000');
+        // (The flood writes the clipboard halfway: the tab, behind, gets it after a catch-up frame.)
+        await typeInTerminal(page, terminal, 'floodclip 60000 mid-flood-vsx');
         await typeInTerminal(page, terminal, ping.line);
         await poll(async () => (await terminalText(terminal)).includes(ping.echo), { message: 'the flood to end and the agent to schedule the ping', timeout: 90_000 });
+        await poll(async () => await bench.clipboard() === 'mid-flood-vsx', { message: 'the clipboard to hold what the agent wrote to it mid-flood' });
         await bench.projectContextMenu('vsx-proj', 'Open Settings');
         await bench.waitForTab(t => t.startsWith('Sandy Settings: vsx-proj'), 'the settings tab');
         ping.give();
