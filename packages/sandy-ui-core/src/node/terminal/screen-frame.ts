@@ -38,6 +38,8 @@ interface CoreLike {
         scrollTop: number; scrollBottom: number; x: number; y: number;
         /** DECSC's saved cursor (the alternate screen's own). */
         savedX: number; savedY: number; savedCurAttrData: AttrLike; savedCharset: unknown;
+        /** Tab stops by column (the alternate screen's own). */
+        tabs: Record<number, boolean | undefined>;
     };
     coreService: { isCursorHidden: boolean; decPrivateModes: { sendFocus: boolean } };
     coreMouseService: { activeEncoding: string };
@@ -60,7 +62,7 @@ function coreOf(terminal: Terminal): CoreLike | undefined {
         && typeof core.buffer?.scrollTop === 'number' && typeof core.buffer.scrollBottom === 'number'
         && typeof core.buffer.x === 'number' && typeof core.buffer.y === 'number'
         && typeof core.buffer.savedX === 'number' && typeof core.buffer.savedY === 'number'
-        && typeof core.buffer.savedCurAttrData?.isBold === 'function'
+        && typeof core.buffer.savedCurAttrData?.isBold === 'function' && typeof core.buffer.tabs === 'object' && core.buffer.tabs !== null
         && typeof core.coreService?.isCursorHidden === 'boolean' && typeof core.coreService.decPrivateModes?.sendFocus === 'boolean'
         && Array.isArray(core._charsetService?._charsets)
         && typeof core.coreMouseService?.activeEncoding === 'string'
@@ -74,6 +76,19 @@ function coreOf(terminal: Terminal): CoreLike | undefined {
 /** Whether this xterm exposes what a frame needs (a spec pins it to the xterm in use). */
 export function framesSupported(terminal: Terminal): boolean {
     return !!coreOf(terminal);
+}
+
+/** The tab stops set where they are not xterm's default (one every `width` columns from the first): cleared, then each set. */
+function tabStops(tabs: Record<number, boolean | undefined>, cols: number, width: number): string {
+    const set: number[] = [];
+    let isDefault = true;
+    for (let x = 0; x < cols; x++) {
+        if (tabs[x]) {
+            set.push(x);
+        }
+        isDefault &&= !!tabs[x] === (x % width === 0);
+    }
+    return isDefault ? '' : '\x1b[3g' + set.map(x => `\x1b[1;${x + 1}H\x1bH`).join('');
 }
 
 /** The frame for the screen as parsed so far (call it where a write's callback runs: between two chunks). */
@@ -95,7 +110,8 @@ export function catchUpFrame(terminal: Terminal): FrameResult {
     // autowrap on (a wrapped row continues the one above it) and insert off, from a cleared screen. First a CAN:
     // the last output the view was sent may end inside a sequence the frame's output completed; CAN drops
     // it unacted on (an ESC would end it and the view act on the truncated string; carried-sequences.ts).
-    let frame = '\x18\x1b[?1049h\x1b(B\x1b)B\x1b*B\x1b+B\x0f\x1b[r\x1b[?6l\x1b[?7h\x1b[4l\x1b[0m\x1b[H\x1b[2J' + drawRows(terminal);
+    let frame = '\x18\x1b[?1049h\x1b(B\x1b)B\x1b*B\x1b+B\x0f\x1b[r\x1b[?6l\x1b[?7h\x1b[4l\x1b[0m\x1b[H\x1b[2J' + drawRows(terminal)
+        + tabStops(core.buffer.tabs, cols, terminal.options.tabStopWidth ?? 8);
     // DECSC's saved cursor (the view's was overwritten by ?1049h above, or by the agent earlier).
     const savedRow = Math.min(savedY, rows - 1);
     frame += (savedX < cols ? `\x1b[${savedRow + 1};${savedX + 1}H` : pendingWrap(terminal, savedRow, savedRow + 1))

@@ -29,6 +29,7 @@ export function terminalState(t: Terminal): unknown {
         saved: [core.buffer.savedX, core.buffer.savedY, attributes(core.buffer.savedCurAttrData), core.buffer.savedCharset ?? null],
         charsets: [core._charsetService.glevel, core._charsetService.charset ?? null, ...[0, 1, 2, 3].map(g => core._charsetService._charsets[g] ?? null)],
         rawX: core.buffer.x,
+        tabs: Object.keys(core.buffer.tabs).filter(k => core.buffer.tabs[k]).map(Number).filter(x => x < t.cols),
         cursorHidden: core.coreService.isCursorHidden,
         mouseEncoding: core.coreMouseService.activeEncoding,
         attr: [attributes(attr), attr.isUnderline() ? attr.getUnderlineStyle() : 0]
