@@ -4,7 +4,7 @@ import type { IBufferCell, Terminal } from '@xterm/headless';
  * A catch-up frame: what a view that fell behind in a flood is sent instead of the output it has
  * not been sent yet. It redraws the alternate screen as the backend's copy has it once that output
  * is parsed, and leaves the view's terminal in the state the rest of the stream expects (scroll
- * region, cursor, current colours, modes), so the bytes that follow it draw as they would have.
+ * region, tab stops, cursor, current colours, modes), so the bytes that follow it draw as they would have.
  *
  * Only the alternate screen is caught up this way: it keeps no scrollback, so the lines skipped
  * there are lines no terminal would have kept. On the normal screen every byte is sent (its
