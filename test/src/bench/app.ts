@@ -81,6 +81,11 @@ export function createScratch(floodLines: number, idleSessions: number, sessionM
         `printf '\\033[?1049h'; cat ${shellQuote(s.floodFile)}; : > "$1"; printf '\\033[?1049l\\033]0;%s\\007' "$2"`,
         ''
     ].join('\n'), { mode: 0o755 });
+    fs.writeFileSync(path.join(s.bin, 'bench-flood-normal'), [
+        '#!/bin/sh',
+        `cat ${shellQuote(s.floodFile)}; : > "$1"; printf '\\033]0;%s\\007' "$2"`,
+        ''
+    ].join('\n'), { mode: 0o755 });
     fs.writeFileSync(s.floodFile, floodFileText(floodLines));
     // The idle-CPU projects appear as rows in the Sandy view.
     const dataDir = path.join(s.home, '.sandy-ide');

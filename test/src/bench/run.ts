@@ -61,7 +61,7 @@ const config = {
     trace: process.env.BENCH_TRACE === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
-const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
+const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'normal', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
 /** Sections that need no Sandy IDE (Node alone, or their own code-server). */
 const NODE_ONLY: readonly Section[] = ['raw', 'pipeline', 'vscode'];
 type Section = typeof SECTIONS[number];
@@ -251,7 +251,7 @@ async function main(): Promise<number> {
             if (page && sandyReady && enabled('echo')) {
                 await section('2a sandy tab keystroke echo', () => benchSandyEcho(report, page, config.echoSamples));
             }
-            if (page && (enabled('flood') || enabled('echo'))) {
+            if (page && (enabled('flood') || enabled('normal') || enabled('echo'))) {
                 await section("open Theia's terminal", async () => {
                     const t = await openTheiaTerminal(page);
                     await focusTheiaTerminal(page, t);
@@ -270,6 +270,10 @@ async function main(): Promise<number> {
                     () => benchFloodComparison(report, page, t, s, config.floodLines, config.floodSamples, new CpuProbe(b.pid, s.root), config.profile ? profiler(b, page) : undefined));
                 await section("1c' Theia terminal throughput in its default bottom panel",
                     () => benchTheiaFloodPanel(report, page, t, s, config.floodLines, Math.min(3, config.floodSamples)));
+            }
+            if (page && t && sandyReady && enabled('normal')) {
+                await section('1d throughput on the normal screen (every byte drawn): sandy tab and Theia terminal, maximized, alternating',
+                    () => benchFloodComparison(report, page, t, s, config.floodLines, Math.min(3, config.floodSamples), new CpuProbe(b.pid, s.root), undefined, 'normal'));
             }
             if (page && t) {
                 await section("close Theia's terminal", async () => {

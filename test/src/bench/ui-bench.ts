@@ -64,9 +64,19 @@ interface FloodRun {
     failure?: string;
 }
 
+/** Which screen a flood is drawn on: sandy's TUI draws on the alternate one; `normal` leaves it first (every byte drawn, as in a foreground agent's scrolling output). */
+export type FloodScreen = 'alternate' | 'normal';
+
 /** One `flood N` in the sandy tab, from the Enter keydown to `flood done N` in the DOM rows. */
-async function sandyFloodOnce(page: Page, lines: number): Promise<FloodRun> {
+async function sandyFloodOnce(page: Page, lines: number, screen: FloodScreen = 'alternate'): Promise<FloodRun> {
     await focusSandyTerminal(page);
+    if (screen === 'normal') {
+        // The fake prints the sequence as it is (no prompt after it): the view and the backend's screen leave
+        // the alternate screen, and the flood scrolls into the scrollback.
+        await page.keyboard.type('raw \\e[?1049l');
+        await page.keyboard.press('Enter');
+        await delay(300);
+    }
     if ((await sandyScreenText(page)).includes('flood done')) {
         // Start from a clean screen so the previous run's last line cannot end this one.
         await page.keyboard.type('clear');
@@ -86,11 +96,11 @@ async function sandyFloodOnce(page: Page, lines: number): Promise<FloodRun> {
  * One run of the same bytes in Theia's terminal: `bench-flood` cats them in the alternate screen,
  * writes a marker file, then retitles the tab (OSC 0); done = the tab shows the title.
  */
-async function theiaFloodOnce(page: Page, t: TheiaTerminal, s: Scratch, tag: string): Promise<FloodRun> {
+async function theiaFloodOnce(page: Page, t: TheiaTerminal, s: Scratch, tag: string, screen: FloodScreen = 'alternate'): Promise<FloodRun> {
     await focusTheiaTerminal(page, t);
     const title = `done-${tag}`;
     // Relative to the scratch root (the shell was cd'ed there): a short line to type.
-    await page.keyboard.type(`bin/bench-flood markers/${tag} ${title}`);
+    await page.keyboard.type(`bin/bench-flood${screen === 'normal' ? '-normal' : ''} markers/${tag} ${title}`);
     await armFlood(page, { tabId: t.tabId, doneText: title, timeoutMs: 180_000 });
     await page.keyboard.press('Enter');
     const r = await floodResult(page);
@@ -170,7 +180,7 @@ async function toggleMaximized(page: Page, focus: () => Promise<void>): Promise<
  * warm-up (JIT, buffers) reported apart.
  */
 export async function benchFloodComparison(report: Report, page: Page, t: TheiaTerminal, s: Scratch, lines: number, rounds: number,
-    cpu?: CpuProbe, profile?: FloodProfiler): Promise<void> {
+    cpu?: CpuProbe, profile?: FloodProfiler, screen: FloodScreen = 'alternate'): Promise<void> {
     const sandy: number[] = [];
     const sandyCpu: CpuSplit[] = [];
     const theiaCpu: CpuSplit[] = [];
@@ -192,7 +202,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             // The resize made the fake redraw its header, which states the PTY size.
             sandySize ??= await sandyTerminalSize(page);
             const before = cpu?.snapshot();
-            a = await sandyFloodOnce(page, lines);
+            a = await sandyFloodOnce(page, lines, screen);
             if (cpu && before && i >= 0 && a.ms !== undefined) {
                 sandyCpu.push(cpu.since(before));
             }
@@ -203,7 +213,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         let b: FloodRun;
         try {
             const before = cpu?.snapshot();
-            b = await theiaFloodOnce(page, t, s, `max-${i + 1}`);
+            b = await theiaFloodOnce(page, t, s, `${screen === 'normal' ? 'normal' : 'max'}-${i + 1}`, screen);
             if (cpu && before && i >= 0 && b.ms !== undefined) {
                 theiaCpu.push(cpu.since(before));
             }
@@ -249,6 +259,29 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
                 await toggleMaximized(page, focus);
             }
         }
+    }
+    if (screen === 'normal') {
+        // Back to the alternate screen, where the sections after this one expect sandy's TUI.
+        await focusSandyTerminal(page);
+        await page.keyboard.type('raw \\e[?1049h');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('clear');
+        await page.keyboard.press('Enter');
+        await delay(500);
+        const normalNote = 'Context, no target: the byte path, where every byte reaches the view and the session waits for it (flowControl); issue 14\'s target is measured on the alternate screen, where sandy\'s tmux draws.';
+        throughputMetrics(report, 'normal_screen.sandy_tab', lines, sandy,
+            `The sandy tab, maximized, on the normal screen: the fake leaves the alternate screen (\`raw \\e[?1049l\`), then \`flood ${lines}\`; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. A foreground agent's scrolling output takes this path (sandy's tmux in daemon mode never leaves the alternate screen). Runs alternate with throughput.normal_screen.theia_terminal. ${normalNote}`,
+            {
+                sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', flowControl: FLOW_CONTROL, terminalSize: sandySize, failures: sandyFailures,
+                warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
+                ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
+            });
+        throughputMetrics(report, 'normal_screen.theia_terminal', lines, theia,
+            `Theia's terminal, maximized, \`cat\` of the same lines on the normal screen (bin/bench-flood-normal), then the marker and the OSC 0 title as in throughput.theia_terminal. ${normalNote}`, {
+                terminalSize: theiaSize, failures: theiaFailures, warmupMs: warmup.theiaMs, producerDoneMs: producer,
+                ...(cpu ? { cpuPerRun: summariseCpu(theiaCpu), cpuNote: CPU_NOTE } : {})
+            });
+        return;
     }
     throughputMetrics(report, 'sandy_tab', lines, sandy,
         `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal. `
