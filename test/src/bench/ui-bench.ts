@@ -67,6 +67,20 @@ interface FloodRun {
 /** Which screen a flood is drawn on: sandy's TUI draws on the alternate one; `normal` leaves it first (every byte drawn, as in a foreground agent's scrolling output). */
 export type FloodScreen = 'alternate' | 'normal';
 
+/**
+ * Back to the alternate screen, where the sections after a normal-screen run expect sandy's TUI, with the
+ * normal screen and its scrollback erased first: a replay (reattach, reload) carries the normal screen's
+ * scrollback, and the floods there must not make it larger than it is without them.
+ */
+async function backToAlternateScreen(page: Page): Promise<void> {
+    await focusSandyTerminal(page);
+    await page.keyboard.type('raw \\e[H\\e[2J\\e[3J\\e[?1049h');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('clear');
+    await page.keyboard.press('Enter');
+    await delay(500);
+}
+
 /** One `flood N` in the sandy tab, from the Enter keydown to `flood done N` in the DOM rows. */
 async function sandyFloodOnce(page: Page, lines: number, screen: FloodScreen = 'alternate'): Promise<FloodRun> {
     await focusSandyTerminal(page);
@@ -194,55 +208,61 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
     let theiaSize: string | undefined;
     const focusSandy = () => focusSandyTerminal(page);
     const focusTheia = () => focusTheiaTerminal(page, t);
-    for (let i = -1; i < rounds; i++) {
-        const label = i < 0 ? 'warm-up' : `${i + 1}/${rounds}`;
-        await toggleMaximized(page, focusSandy);
-        let a: FloodRun;
-        try {
-            // The resize made the fake redraw its header, which states the PTY size.
-            sandySize ??= await sandyTerminalSize(page);
-            const before = cpu?.snapshot();
-            a = await sandyFloodOnce(page, lines, screen);
-            if (cpu && before && i >= 0 && a.ms !== undefined) {
-                sandyCpu.push(cpu.since(before));
-            }
-        } finally {
+    try {
+        for (let i = -1; i < rounds; i++) {
+            const label = i < 0 ? 'warm-up' : `${i + 1}/${rounds}`;
             await toggleMaximized(page, focusSandy);
-        }
-        await toggleMaximized(page, focusTheia);
-        let b: FloodRun;
-        try {
-            const before = cpu?.snapshot();
-            b = await theiaFloodOnce(page, t, s, `${screen === 'normal' ? 'normal' : 'max'}-${i + 1}`, screen);
-            if (cpu && before && i >= 0 && b.ms !== undefined) {
-                theiaCpu.push(cpu.since(before));
+            let a: FloodRun;
+            try {
+                // The resize made the fake redraw its header, which states the PTY size.
+                sandySize ??= await sandyTerminalSize(page);
+                const before = cpu?.snapshot();
+                a = await sandyFloodOnce(page, lines, screen);
+                if (cpu && before && i >= 0 && a.ms !== undefined) {
+                    sandyCpu.push(cpu.since(before));
+                }
+            } finally {
+                await toggleMaximized(page, focusSandy);
             }
-            theiaSize ??= await theiaTerminalSize(page, t, s, 'max');
-        } finally {
             await toggleMaximized(page, focusTheia);
-        }
-        log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms, ${a.draws} draws` : a.failure}${i >= 0 && sandyCpu.length ? ` (CPU ${JSON.stringify(sandyCpu[sandyCpu.length - 1])})` : ''}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}${i >= 0 && theiaCpu.length ? ` (CPU ${JSON.stringify(theiaCpu[theiaCpu.length - 1])})` : ''}`);
-        if (i < 0) {
-            warmup.sandyMs = a.ms && round(a.ms, 1);
-            warmup.theiaMs = b.ms && round(b.ms, 1);
-            continue;
-        }
-        if (a.failure) {
-            sandyFailures.push(a.failure);
-        } else {
-            sandy.push(a.ms!);
-        }
-        if (b.failure) {
-            theiaFailures.push(b.failure);
-        } else {
-            theia.push(b.ms!);
-            if (b.producerMs !== undefined) {
-                producer.push(round(b.producerMs, 1));
+            let b: FloodRun;
+            try {
+                const before = cpu?.snapshot();
+                b = await theiaFloodOnce(page, t, s, `${screen === 'normal' ? 'normal' : 'max'}-${i + 1}`, screen);
+                if (cpu && before && i >= 0 && b.ms !== undefined) {
+                    theiaCpu.push(cpu.since(before));
+                }
+                theiaSize ??= await theiaTerminalSize(page, t, s, 'max');
+            } finally {
+                await toggleMaximized(page, focusTheia);
+            }
+            log(`  round ${label}: sandy tab ${a.ms !== undefined ? `${round(a.ms, 0)} ms, ${a.draws} draws` : a.failure}${i >= 0 && sandyCpu.length ? ` (CPU ${JSON.stringify(sandyCpu[sandyCpu.length - 1])})` : ''}, Theia terminal ${b.ms !== undefined ? `${round(b.ms, 0)} ms` : b.failure}${i >= 0 && theiaCpu.length ? ` (CPU ${JSON.stringify(theiaCpu[theiaCpu.length - 1])})` : ''}`);
+            if (i < 0) {
+                warmup.sandyMs = a.ms && round(a.ms, 1);
+                warmup.theiaMs = b.ms && round(b.ms, 1);
+                continue;
+            }
+            if (a.failure) {
+                sandyFailures.push(a.failure);
+            } else {
+                sandy.push(a.ms!);
+            }
+            if (b.failure) {
+                theiaFailures.push(b.failure);
+            } else {
+                theia.push(b.ms!);
+                if (b.producerMs !== undefined) {
+                    producer.push(round(b.producerMs, 1));
+                }
+            }
+            if (a.ms !== undefined && b.ms !== undefined) {
+                // Throughput ratio sandy/Theia of this round = Theia's time / sandy's time.
+                ratios.push(round(b.ms / a.ms, 3));
             }
         }
-        if (a.ms !== undefined && b.ms !== undefined) {
-            // Throughput ratio sandy/Theia of this round = Theia's time / sandy's time.
-            ratios.push(round(b.ms / a.ms, 3));
+    } finally {
+        if (screen === 'normal') {
+            await backToAlternateScreen(page);
         }
     }
     if (profile) {
@@ -261,13 +281,6 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         }
     }
     if (screen === 'normal') {
-        // Back to the alternate screen, where the sections after this one expect sandy's TUI.
-        await focusSandyTerminal(page);
-        await page.keyboard.type('raw \\e[?1049h');
-        await page.keyboard.press('Enter');
-        await page.keyboard.type('clear');
-        await page.keyboard.press('Enter');
-        await delay(500);
         const normalNote = 'Context, no target: the byte path, where every byte reaches the view and the session waits for it (flowControl); issue 14\'s target is measured on the alternate screen, where sandy\'s tmux draws.';
         throughputMetrics(report, 'normal_screen.sandy_tab', lines, sandy,
             `The sandy tab, maximized, on the normal screen: the fake leaves the alternate screen (\`raw \\e[?1049l\`), then \`flood ${lines}\`; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. A foreground agent's scrolling output takes this path (sandy's tmux in daemon mode never leaves the alternate screen). Runs alternate with throughput.normal_screen.theia_terminal. ${normalNote}`,

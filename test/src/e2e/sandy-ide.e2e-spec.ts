@@ -170,7 +170,7 @@ describe('Sandy IDE (end to end)', () => {
             await app.page.evaluate(() => navigator.clipboard.writeText('before-flood-e2e'));
             // 3.7 MB on the alternate screen: the tab is sent a fraction of it, the rest replaced by frames.
             await terminal.enter('floodclip 50000 mid-flood-e2e');
-            await terminal.waitForText('flood done 50000');
+            await terminal.waitForText('flood done 50000', 90_000);
             await app.poll(async () => (await app.page.evaluate(() => navigator.clipboard.readText())) === 'mid-flood-e2e', 'the clipboard to hold mid-flood-e2e');
         });
     });

@@ -53,6 +53,8 @@ function tmuxLikeStream(seed: number, steps: number): string {
             s += pick(['\x1b[2L', '\x1b[1M', '\x1b[3@', '\x1b[2P', '\x1b[S', '\x1b[T', '\x1b[J', '\x1b7', '\x1b8',
                 // Tab stops: one set where there was none, one cleared, all cleared; then a tab used.
                 `\x1b[${1 + Math.floor(r() * ROWS)};${2 + Math.floor(r() * (COLS - 2))}H\x1bH`, '\x1b[0g', '\x1b[3g', '\r\tT\tU',
+                // xterm's default stops set again by hand (a view that missed it must not keep its own).
+                '\x1b[3g' + Array.from({ length: Math.ceil(COLS / 8) }, (_, k) => `\x1b[1;${8 * k + 1}H\x1bH`).join(''),
                 // Up to the last column: a wrap is pending (a wide character too).
                 `\x1b[${1 + Math.floor(r() * ROWS)};${COLS - 1}Hxy`, `\x1b[${1 + Math.floor(r() * ROWS)};${COLS - 1}H日`]);
         } else {

@@ -78,17 +78,19 @@ export function framesSupported(terminal: Terminal): boolean {
     return !!coreOf(terminal);
 }
 
-/** The tab stops set where they are not xterm's default (one every `width` columns from the first): cleared, then each set. */
-function tabStops(tabs: Record<number, boolean | undefined>, cols: number, width: number): string {
-    const set: number[] = [];
-    let isDefault = true;
+/**
+ * The tab stops: cleared, then each set, always (the view's may differ from the default even where the
+ * backend's are: `?1049h` on a screen already alternate resets nothing). A stop at or beyond the last
+ * column (a shrink leaves them; a grow builds on them) cannot be set by a cursor move and is not sent.
+ */
+function tabStops(tabs: Record<number, boolean | undefined>, cols: number): string {
+    let out = '\x1b[3g';
     for (let x = 0; x < cols; x++) {
         if (tabs[x]) {
-            set.push(x);
+            out += `\x1b[1;${x + 1}H\x1bH`;
         }
-        isDefault &&= !!tabs[x] === (x % width === 0);
     }
-    return isDefault ? '' : '\x1b[3g' + set.map(x => `\x1b[1;${x + 1}H\x1bH`).join('');
+    return out;
 }
 
 /** The frame for the screen as parsed so far (call it where a write's callback runs: between two chunks). */
@@ -111,7 +113,7 @@ export function catchUpFrame(terminal: Terminal): FrameResult {
     // the last output the view was sent may end inside a sequence the frame's output completed; CAN drops
     // it unacted on (an ESC would end it and the view act on the truncated string; carried-sequences.ts).
     let frame = '\x18\x1b[?1049h\x1b(B\x1b)B\x1b*B\x1b+B\x0f\x1b[r\x1b[?6l\x1b[?7h\x1b[4l\x1b[0m\x1b[H\x1b[2J' + drawRows(terminal)
-        + tabStops(core.buffer.tabs, cols, terminal.options.tabStopWidth ?? 8);
+        + tabStops(core.buffer.tabs, cols);
     // DECSC's saved cursor (the view's was overwritten by ?1049h above, or by the agent earlier).
     const savedRow = Math.min(savedY, rows - 1);
     frame += (savedX < cols ? `\x1b[${savedRow + 1};${savedX + 1}H` : pendingWrap(terminal, savedRow, savedRow + 1))
