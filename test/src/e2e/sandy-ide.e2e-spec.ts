@@ -172,6 +172,9 @@ describe('Sandy IDE (end to end)', () => {
             await terminal.enter('floodclip 50000 mid-flood-e2e');
             await terminal.waitForText('flood done 50000', 90_000);
             await app.poll(async () => (await app.page.evaluate(() => navigator.clipboard.readText())) === 'mid-flood-e2e', 'the clipboard to hold mid-flood-e2e');
+            // The tests after this one share the session and look for its header: the fake draws it again.
+            await terminal.enter('clear');
+            await terminal.waitForText(`fake sandy 1.7.1-dev — ${ide.workspace}`);
         });
     });
 
