@@ -280,32 +280,22 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             }
         }
     }
-    if (screen === 'normal') {
-        const normalNote = 'Context, no target: the byte path, where every byte reaches the view and the session waits for it (flowControl); issue 14\'s target is measured on the alternate screen, where sandy\'s tmux draws.';
-        throughputMetrics(report, 'normal_screen.sandy_tab', lines, sandy,
-            `The sandy tab, maximized, on the normal screen: the fake leaves the alternate screen (\`raw \\e[?1049l\`), then \`flood ${lines}\`; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. A foreground agent's scrolling output takes this path (sandy's tmux in daemon mode never leaves the alternate screen). Runs alternate with throughput.normal_screen.theia_terminal. ${normalNote}`,
-            {
-                sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', flowControl: FLOW_CONTROL, terminalSize: sandySize, failures: sandyFailures,
-                warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
-                ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
-            });
-        throughputMetrics(report, 'normal_screen.theia_terminal', lines, theia,
-            `Theia's terminal, maximized, \`cat\` of the same lines on the normal screen (bin/bench-flood-normal), then the marker and the OSC 0 title as in throughput.theia_terminal. ${normalNote}`, {
-                terminalSize: theiaSize, failures: theiaFailures, warmupMs: warmup.theiaMs, producerDoneMs: producer,
-                ...(cpu ? { cpuPerRun: summariseCpu(theiaCpu), cpuNote: CPU_NOTE } : {})
-            });
-        return;
-    }
-    throughputMetrics(report, 'sandy_tab', lines, sandy,
-        `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal. `
-        + `A daemon session's attach client draws on the alternate screen, where a tab more than catchUp.windowChars behind is sent frames of the screen in place of the output it has not drawn (node/terminal/screen-frame.ts); on the normal screen (sessionMode foreground) every byte is drawn, paused by flowControl.`,
+    const normal = screen === 'normal';
+    const normalNote = 'Context, no target: the byte path, where every byte reaches the view and the session waits for it (flowControl); issue 14\'s target is measured on the alternate screen, where sandy\'s tmux draws.';
+    const key = normal ? 'normal_screen.' : '';
+    throughputMetrics(report, `${key}sandy_tab`, lines, sandy, normal
+        ? `The sandy tab, maximized, on the normal screen: the fake leaves the alternate screen (\`raw \\e[?1049l\`), then \`flood ${lines}\`; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. A foreground agent's scrolling output takes this path (sandy's tmux in daemon mode never leaves the alternate screen). Runs alternate with throughput.normal_screen.theia_terminal. ${normalNote}`
+        : `The sandy tab, maximized (xterm.js 5.5 DOM renderer): \`flood ${lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${lines}\` is in .xterm-rows. Runs alternate with throughput.theia_terminal. `
+            + `A daemon session's attach client draws on the alternate screen, where a tab more than catchUp.windowChars behind is sent frames of the screen in place of the output it has not drawn (node/terminal/screen-frame.ts); on the normal screen (throughput.normal_screen.*) every byte is drawn, paused by flowControl.`,
         {
-            sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', catchUp: CATCH_UP, flowControl: FLOW_CONTROL,
+            sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', ...(normal ? {} : { catchUp: CATCH_UP }), flowControl: FLOW_CONTROL,
             terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
             ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
         },
-        THROUGHPUT_TARGET);
-    throughputMetrics(report, 'theia_terminal', lines, theia, `${THEIA_METHOD} Layout: its panel maximized (the whole window, as the sandy tab). The target's reference.`, {
+        normal ? undefined : THROUGHPUT_TARGET);
+    throughputMetrics(report, `${key}theia_terminal`, lines, theia, normal
+        ? `Theia's terminal, maximized, \`cat\` of the same lines on the normal screen (bin/bench-flood-normal), then the marker and the OSC 0 title as in throughput.theia_terminal. ${normalNote}`
+        : `${THEIA_METHOD} Layout: its panel maximized (the whole window, as the sandy tab). The target's reference.`, {
         terminalSize: theiaSize, failures: theiaFailures, warmupMs: warmup.theiaMs, producerDoneMs: producer,
         ...(cpu ? { cpuPerRun: summariseCpu(theiaCpu), cpuNote: CPU_NOTE } : {}),
         producerNote: 'producerDoneMs: Enter keydown -> marker file written right after cat finished (the PTY took all bytes); not a render time'
