@@ -19,8 +19,8 @@ import { detachHook, Runtime, runInteractive, serveDaemonSession } from './sessi
 import { FakeTui } from './tui';
 import {
     SANDBOX_MIN_COMPAT, SANDY_VERSION, byteCompare, catFile, err, error, exists, exit, headLine, info, isBashInt, isDir, isFile,
-    isTty, mkdirp, out, pidAlive, pwdLogical, pwdP, rawErr, readTtyLine, rmrf, sandboxNameFor, sha256Hex, sortUnique,
-    utcNowIso, warn, envNumber, sleepSync
+    isTty, mkdirp, out, pidAlive, pwdLogical, pwdP, rawErr, readTtyLine, rmrf, sandboxNameFor, sha256Hex, sleepInForeground, sortUnique,
+    utcNowIso, warn, envNumber
 } from './util';
 
 export interface MainArgs {
@@ -640,6 +640,7 @@ function acquireLock(rt: Runtime, sandyHome: string, name: string, workDir: stri
     }
     fs.writeFileSync(path.join(lock, 'pid'), `${process.pid}\n`);
     rt.lockDir = lock;
+    rt.armInterimTrap();
 }
 
 /**
@@ -852,7 +853,7 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
     // so a test can change the files between pre-flight and sandy's prompts.
     const hold = envNumber('FAKE_SANDY_GATE_DELAY_MS', 0);
     if (hold > 0) {
-        sleepSync(hold);
+        sleepInForeground(hold);
     }
     const projectImage = projectDockerfile(workDir, sandyHome, sandboxDir, name, image, headless);
 

@@ -16,7 +16,7 @@ import { removeSandbox, resetSandbox } from './maintenance';
 import { Runtime } from './session';
 import { emitState } from './state';
 import { approvalsReport } from './approvals';
-import { ExitError, FAKE_SPEAKS_2X, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome, schemaResource } from './util';
+import { ExitError, FAKE_SPEAKS_2X, SignalledError, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome, schemaResource } from './util';
 
 function emitSchema(): string {
     const schema = JSON.parse(schemaResource()) as {
@@ -125,12 +125,16 @@ const runtime = new Runtime();
 try {
     main(process.argv.slice(2), __filename, runtime);
 } catch (e) {
-    if (e instanceof ExitError) {
+    if (e instanceof SignalledError) {
+        // The trap armed at this point ends the process (the full cleanup trap exits after its cleanup).
+        runtime.dieOf(e.signal);
+    } else if (e instanceof ExitError) {
         // The EXIT trap: release a lock we hold and undo session state.
         runtime.cleanupNow();
         process.exit(e.code);
+    } else {
+        err(`[fake-sandy] internal error: ${(e as Error).stack ?? e}\n`);
+        runtime.cleanupNow();
+        process.exit(70);
     }
-    err(`[fake-sandy] internal error: ${(e as Error).stack ?? e}\n`);
-    runtime.cleanupNow();
-    process.exit(70);
 }

@@ -24,6 +24,7 @@ export class Runtime {
     supervisor = process.env.SANDY_DAEMON_SUPERVISOR === '1';
     private cleaning = false;
     private trapsArmed = false;
+    private interimTrap?: (sig: NodeJS.Signals) => void;
     private deferChild?: ChildProcess;
     private deferChildAlive = false;
     private pendingSignal?: string;
@@ -59,11 +60,48 @@ export class Runtime {
         this.restoreTerminal = fn;
     }
 
+    /**
+     * The interim `trap _sandy_release_lock EXIT` (sandy:7210), from the lock to {@link armTraps}:
+     * bash runs an EXIT trap on a fatal signal too, then dies of that signal.
+     */
+    armInterimTrap(): void {
+        if (this.trapsArmed || this.interimTrap) {
+            return;
+        }
+        const trap = (sig: NodeJS.Signals): void => this.dieOf(sig);
+        this.interimTrap = trap;
+        for (const sig of Object.keys(SIGNAL_CODES)) {
+            process.on(sig as NodeJS.Signals, trap);
+        }
+    }
+
+    /** A signal ended what sandy was doing (e.g. a prompt's read): the trap armed at this point runs. */
+    dieOf(sig: NodeJS.Signals): void {
+        if (this.trapsArmed) {
+            this.onSignal(sig);
+            return;
+        }
+        this.releaseLock();
+        this.disarmInterimTrap();
+        process.kill(process.pid, sig);
+        // Only reached if the signal is ignored in this process.
+        process.exit(SIGNAL_CODES[sig] ?? 128);
+    }
+
+    private disarmInterimTrap(): void {
+        const trap = this.interimTrap;
+        this.interimTrap = undefined;
+        for (const sig of trap ? Object.keys(SIGNAL_CODES) : []) {
+            process.off(sig as NodeJS.Signals, trap!);
+        }
+    }
+
     /** `trap ... INT TERM HUP QUIT` — armed only after the lock is held, like sandy. */
     armTraps(): void {
         if (this.trapsArmed) {
             return;
         }
+        this.disarmInterimTrap();
         this.trapsArmed = true;
         for (const sig of Object.keys(SIGNAL_CODES)) {
             process.on(sig as NodeJS.Signals, () => this.onSignal(sig));

@@ -5,6 +5,7 @@
  * against CONTRACT.md. Only node built-ins are used: the fake must run in CI
  * without any dependency.
  */
+import * as childProcess from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -31,6 +32,16 @@ export class ExitError extends Error {
     }
 }
 
+/**
+ * A signal ended a prompt's `read` (sent to sandy's process group, as a terminal's Ctrl-C or a UI's
+ * Stop does): the script's trap for it runs next, as bash runs it after the interrupted builtin.
+ */
+export class SignalledError extends Error {
+    constructor(readonly signal: NodeJS.Signals) {
+        super(`killed by ${signal}`);
+    }
+}
+
 export function exit(code: number): never {
     throw new ExitError(code);
 }
@@ -40,6 +51,17 @@ export function sleepSync(ms: number): void {
     // the whole script, and several call sites here are synchronous for the same
     // ordering reasons.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+}
+
+/**
+ * `sleep N` in sandy's foreground (a slow step a test stands in for): a child in our process group,
+ * so a signal to the group ends it and is thrown ({@link SignalledError}) for the trap to run.
+ */
+export function sleepInForeground(ms: number): void {
+    const r = childProcess.spawnSync('sleep', [String(Math.max(0, ms) / 1000)], { stdio: 'ignore' });
+    if (r.signal) {
+        throw new SignalledError(r.signal);
+    }
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -537,22 +559,34 @@ export function envNumber(name: string, dflt: number): number {
     return Number.isFinite(n) ? n : dflt;
 }
 
-/** Read one answer line from the controlling terminal (`read -r ans </dev/tty`). */
+/**
+ * Read one answer line from the controlling terminal (`read -r ans </dev/tty`). The read runs in a
+ * child shell in our process group, as bash's `read` builtin would block: a signal to the group
+ * ends it at once and is thrown ({@link SignalledError}), so sandy's trap (or the interim one that
+ * releases the lock) runs. A synchronous read in this process would hold any handler back until
+ * the read returned, and a Stop's SIGINT and SIGTERM would go unanswered until its SIGKILL.
+ */
 export function readTtyLine(): string {
-    let fd = 0;
-    let opened = false;
+    let hasTty = false;
     try {
-        fd = fs.openSync('/dev/tty', 'r');
-        opened = true;
+        fs.closeSync(fs.openSync('/dev/tty', 'r'));
+        hasTty = true;
     } catch {
-        fd = 0;
+        hasTty = false;
+    }
+    if (hasTty) {
+        const r = childProcess.spawnSync('/bin/sh', ['-c', 'IFS= read -r ans </dev/tty; printf %s "$ans"'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        if (r.signal) {
+            throw new SignalledError(r.signal);
+        }
+        return r.stdout.toString('utf8');
     }
     const bytes: number[] = [];
     const one = Buffer.alloc(1);
     for (;;) {
         let n = 0;
         try {
-            n = fs.readSync(fd, one, 0, 1, null);
+            n = fs.readSync(0, one, 0, 1, null);
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
                 sleepSync(10);
@@ -564,9 +598,6 @@ export function readTtyLine(): string {
             break;
         }
         bytes.push(one[0]);
-    }
-    if (opened) {
-        fs.closeSync(fd);
     }
     return Buffer.from(bytes).toString('utf8');
 }

@@ -1,0 +1,119 @@
+/*
+ * A signal to sandy's process group while it waits at a y/N gate (the user's Ctrl-C at the prompt, or
+ * the IDE's Stop: SIGINT, then SIGTERM, then SIGKILL to the group). sandy is bash: the `read` ends at
+ * once and the trap armed at that point runs. At the Dockerfile gate that is the interim
+ * `trap _sandy_release_lock EXIT` (sandy:7210): the lock is released and sandy dies of the signal.
+ * Once the full cleanup trap is armed (sandy:8462) it exits 128+N after its cleanup. Either way no
+ * stale lock is left, and the IDE's next launch is not met by one.
+ *
+ * In a real PTY (the gates read /dev/tty). With SANDY_BIN (and SANDY_STUB_DOCKER_DIR: the stub
+ * `docker` of ../shared/sandy/stub-docker) the same scenarios run against the real sandy.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as pty from 'node-pty';
+import { FAKE_BIN, Probe, fakeEnv, sandboxName } from './harness';
+
+interface Ended {
+    code: number;
+    signal?: number;
+}
+
+const TARGETS: Array<{ label: string; bin: string; env: (home: string) => Record<string, string> }> = [
+    { label: 'fake', bin: FAKE_BIN, env: home => fakeEnv({ HOME: home, FAKE_SANDY_CLEANUP_MS: '50' }) }
+];
+if (process.env.SANDY_BIN && process.env.SANDY_STUB_DOCKER_DIR) {
+    TARGETS.push({
+        label: 'real', bin: process.env.SANDY_BIN,
+        env: home => {
+            // A fresh update check, so sandy does not try GitHub first.
+            fs.mkdirSync(path.join(home, '.sandy'), { recursive: true });
+            fs.writeFileSync(path.join(home, '.sandy', '.update_check'), `${Math.floor(Date.now() / 1000)} v1.7.0\n`);
+            return {
+                HOME: home, PATH: `${process.env.SANDY_STUB_DOCKER_DIR}:/usr/local/bin:/usr/bin:/bin`, LANG: 'C.UTF-8', TZ: 'UTC',
+                TERM: 'xterm-256color', TMPDIR: path.join(home, '..')
+            };
+        }
+    });
+}
+
+const SGR = /\x1b\[[0-9;]*m/g;
+
+const terminals: pty.IPty[] = [];
+
+/** How it ended, or undefined if it ran on for `ms` (the old fake waited for the Stop's SIGKILL). */
+function endedWithin(ended: Promise<Ended>, ms: number): Promise<Ended | undefined> {
+    return Promise.race([ended, new Promise<undefined>(resolve => setTimeout(resolve, ms))]);
+}
+
+/** sandy in a terminal of its own until it prints `prompt`; the caller signals its group. */
+async function atPrompt(bin: string, cwd: string, env: Record<string, string>, prompt: RegExp): Promise<{ term: pty.IPty; text: () => string; ended: Promise<Ended> }> {
+    const term = pty.spawn(bin, [], { cwd, env, cols: 120, rows: 40, name: 'xterm-256color' });
+    terminals.push(term);
+    let text = '';
+    term.onData(d => text += d);
+    const ended = new Promise<Ended>(resolve => term.onExit(e => resolve({ code: e.exitCode, signal: e.signal || undefined })));
+    const deadline = Date.now() + 30_000;
+    while (!prompt.test(text.replace(SGR, ''))) {
+        if (Date.now() > deadline) {
+            term.kill('SIGKILL');
+            throw new Error(`no ${prompt} in:\n${text}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    return { term, text: () => text, ended };
+}
+
+describe('sandy at a gate prompt, signalled through its process group', function () {
+    this.timeout(60_000);
+    let probe: Probe;
+
+    beforeEach(() => probe = new Probe());
+    afterEach(() => {
+        for (const term of terminals.splice(0)) {
+            try {
+                process.kill(-term.pid, 'SIGKILL');
+            } catch {
+                // Ended, as it should have.
+            }
+        }
+        probe.cleanup();
+    });
+
+    for (const target of TARGETS) {
+        const lockOf = (home: string, ws: string): string => path.join(home, '.sandy', 'sandboxes', `.${sandboxName(ws)}.lock`);
+
+        for (const [sig, num] of [['SIGINT', os.constants.signals.SIGINT], ['SIGTERM', os.constants.signals.SIGTERM], ['SIGHUP', os.constants.signals.SIGHUP]] as const) {
+            it(`${target.label}: the Dockerfile gate holds the lock; ${sig} releases it and sandy dies of ${sig}`, async () => {
+                const home = probe.home('df');
+                const ws = path.join(home, 'work', 'ws');
+                probe.write(path.join(ws, '.sandy', 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo hi\n');
+                const run = await atPrompt(target.bin, ws, target.env(home), /Build this \.sandy\/Dockerfile for .*\? \[y\/N\] $/);
+                expect(fs.existsSync(lockOf(home, ws)), 'the lock while sandy asks').to.equal(true);
+                process.kill(-run.term.pid, sig);
+                const ended = await endedWithin(run.ended, 5_000);
+                expect(ended?.signal, run.text()).to.equal(num);
+                expect(fs.existsSync(lockOf(home, ws)), 'the lock after the signal').to.equal(false);
+            });
+        }
+
+        for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+            it(`${target.label}: at the symlink gate ${sig} runs the cleanup trap: exit ${code}, no lock left`, async () => {
+                const home = probe.home('link');
+                const ws = path.join(home, 'work', 'ws');
+                fs.mkdirSync(path.join(home, 'notes'), { recursive: true });
+                fs.mkdirSync(ws, { recursive: true });
+                fs.symlinkSync(path.join(home, 'notes'), path.join(ws, 'notes'));
+                const run = await atPrompt(target.bin, ws, target.env(home), /Proceed anyway\? \[y\/N\] $/);
+                expect(fs.existsSync(lockOf(home, ws)), 'the lock while sandy asks').to.equal(true);
+                process.kill(-run.term.pid, sig);
+                // Ended by the signal itself, not left for a later SIGKILL (which would leave the lock).
+                const ended = await endedWithin(run.ended, 5_000);
+                expect(ended && [ended.code, ended.signal], run.text()).to.deep.equal([code, undefined]);
+                expect(fs.existsSync(lockOf(home, ws)), 'the lock after the signal').to.equal(false);
+            });
+        }
+    }
+});
