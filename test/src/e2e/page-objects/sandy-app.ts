@@ -116,6 +116,16 @@ export class SandyApp implements PageContext {
         await clickContextMenuItem(this.ctx, this.projectRow(name), label);
     }
 
+    /**
+     * Stop from the project's context menu, then wait until its row no longer shows it running: only
+     * then does a click launch again (until the IDE has seen the session end, a click shows its tab).
+     */
+    async stopProject(name: string): Promise<void> {
+        await this.projectMenu(name, 'Stop');
+        await this.poll(async () => await this.projectRow(name).getAttribute('data-state', { timeout: 1000 }).catch(() => undefined) !== 'running',
+            `the ${name} row to stop showing the project as running`);
+    }
+
     /** The sandy terminal tab of a project (waits for it to exist, e.g. while a reload restores it). */
     async terminal(name: string, timeout?: number): Promise<SandyTerminal> {
         const tab = this.terminalTabs(name).first();
