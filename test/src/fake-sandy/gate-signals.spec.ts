@@ -6,8 +6,9 @@
  * Once the full cleanup trap is armed (sandy:8462) it exits 128+N after its cleanup. Either way no
  * stale lock is left, and the IDE's next launch is not met by one.
  *
- * In a real PTY (the gates read /dev/tty). With SANDY_BIN (and SANDY_STUB_DOCKER_DIR: the stub
- * `docker` of ../shared/sandy/stub-docker) the same scenarios run against the real sandy.
+ * In a real PTY (the gates read /dev/tty). With SANDY_BIN and SANDY_STUB_DOCKER (a stub `docker`
+ * script, as for test/src/real-sandy) the same scenarios run against that real sandy: verified with
+ * sandy 1.7.1 and ../shared/sandy/stub-docker's stubs.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -24,16 +25,20 @@ interface Ended {
 const TARGETS: Array<{ label: string; bin: string; env: (home: string) => Record<string, string> }> = [
     { label: 'fake', bin: FAKE_BIN, env: home => fakeEnv({ HOME: home, FAKE_SANDY_CLEANUP_MS: '50' }) }
 ];
-if (process.env.SANDY_BIN && process.env.SANDY_STUB_DOCKER_DIR) {
+if (process.env.SANDY_BIN && process.env.SANDY_STUB_DOCKER) {
     TARGETS.push({
         label: 'real', bin: process.env.SANDY_BIN,
         env: home => {
+            const bin = path.join(home, '..', 'bin');
+            fs.mkdirSync(bin, { recursive: true });
+            fs.copyFileSync(process.env.SANDY_STUB_DOCKER!, path.join(bin, 'docker'));
+            fs.chmodSync(path.join(bin, 'docker'), 0o755);
             // A fresh update check, so sandy does not try GitHub first.
             fs.mkdirSync(path.join(home, '.sandy'), { recursive: true });
             fs.writeFileSync(path.join(home, '.sandy', '.update_check'), `${Math.floor(Date.now() / 1000)} v1.7.0\n`);
             return {
-                HOME: home, PATH: `${process.env.SANDY_STUB_DOCKER_DIR}:/usr/local/bin:/usr/bin:/bin`, LANG: 'C.UTF-8', TZ: 'UTC',
-                TERM: 'xterm-256color', TMPDIR: path.join(home, '..')
+                HOME: home, PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, LANG: 'C.UTF-8', TZ: 'UTC', TERM: 'xterm-256color',
+                TMPDIR: path.join(home, '..'), STUB_STATE: path.join(home, '..', 'stub-state'), STUB_DOCKER_LOG: path.join(home, '..', 'docker.log')
             };
         }
     });
