@@ -15,6 +15,7 @@ import * as path from 'path';
 import { E2eBrowser } from '../e2e/browser';
 import { SandyIde } from '../e2e/harness';
 import { SandyApp } from '../e2e/page-objects/sandy-app';
+import { SandyTerminal } from '../e2e/page-objects/sandy-terminal';
 import { useSandyIde } from '../e2e/suite';
 import { holdsFor } from '../support/poll';
 
@@ -143,6 +144,27 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
     });
 });
 
+/**
+ * A project with a privileged key and a link to a folder under $HOME, launched and approved in the view,
+ * once sandy is held before its Dockerfile and symlink gates (FAKE_SANDY_GATE_DELAY_MS) with the lock.
+ */
+async function approvedAndHeld({ ide, browser }: { ide: SandyIde; browser: E2eBrowser }): Promise<{ app: SandyApp; terminal: SandyTerminal; link: string }> {
+    fs.mkdirSync(path.join(ide.workspace, '.sandy'), { recursive: true });
+    fs.writeFileSync(path.join(ide.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=attacker.example\n');
+    fs.mkdirSync(path.join(ide.home, 'notes'), { recursive: true });
+    const link = path.join(ide.workspace, 'notes');
+    fs.symlinkSync(path.join(ide.home, 'notes'), link);
+    const app = await browser.openApp(ide);
+    await app.clickProject(ide.projectName);
+    const view = await app.approval(ide.workspace).waitForOpen();
+    expect(await view.symlinks()).to.deep.equal([`notes -> ${ide.home}/notes`]);
+    await view.decide('approve');
+    await view.waitForClosed();
+    const terminal = await app.terminal(ide.projectName);
+    await terminal.waitForText('Creating new sandbox', 60_000);
+    return { app, terminal, link };
+}
+
 describe('Security: after sandy\'s "Launching" line nothing is answered for the agent', () => {
     // The fake holds 5 s before its Dockerfile and symlink gates, as a slow image build would.
     const suite = useSandyIde({ label: 'sec-approval-late', env: { FAKE_SANDY_GATE_DELAY_MS: '5000' } });
@@ -150,23 +172,11 @@ describe('Security: after sandy\'s "Launching" line nothing is answered for the 
     // Two guards hold here: the tab stops watching at sandy's "Launching … sandbox" line, and at any
     // prompt it re-checks the files (the link is gone). Each is also unit-tested alone (launch-gates.spec).
     it('an approved gate sandy never asked stays unanswered when the agent draws a copy of its prompt', async () => {
-        const { ide, browser } = suite;
-        fs.mkdirSync(path.join(ide.workspace, '.sandy'), { recursive: true });
-        fs.writeFileSync(path.join(ide.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=attacker.example\n');
-        fs.mkdirSync(path.join(ide.home, 'notes'), { recursive: true });
-        const link = path.join(ide.workspace, 'notes');
-        fs.symlinkSync(path.join(ide.home, 'notes'), link);
-        const app = await browser.openApp(ide);
-        await app.clickProject(ide.projectName);
-        const view = await app.approval(ide.workspace).waitForOpen();
-        expect(await view.symlinks()).to.deep.equal([`notes -> ${ide.home}/notes`]);
-        await view.decide('approve');
-        await view.waitForClosed();
+        const { ide } = suite;
+        const { terminal, link } = await approvedAndHeld(suite);
         // The link goes away while sandy is held, so sandy never asks about it: that approval stays unused.
         // Only once sandy runs: removed before, the launch's own re-check sees a changed set of gates and
         // rightly asks again (what an earlier version of this test raced into, about one run in seven).
-        const terminal = await app.terminal(ide.projectName);
-        await terminal.waitForText('Creating new sandbox', 60_000);
         fs.rmSync(link);
         await terminal.waitForText("type 'help' for commands", 60_000);
         // The agent draws sandy's symlink prompt for exactly the approved entry and waits for a "y".
@@ -186,18 +196,8 @@ describe('Security: Stop while sandy holds the lock before its gates leaves no s
     const suite = useSandyIde({ label: 'sec-approval-stop', env: { FAKE_SANDY_GATE_DELAY_MS: '5000' } });
 
     it('sandy ends, the lock goes with it, and the next launch asks again instead of meeting a lock', async () => {
-        const { ide, browser } = suite;
-        fs.mkdirSync(path.join(ide.workspace, '.sandy'), { recursive: true });
-        fs.writeFileSync(path.join(ide.workspace, '.sandy', 'config'), 'SANDY_ALLOW_HOSTS=attacker.example\n');
-        fs.mkdirSync(path.join(ide.home, 'notes'), { recursive: true });
-        fs.symlinkSync(path.join(ide.home, 'notes'), path.join(ide.workspace, 'notes'));
-        const app = await browser.openApp(ide);
-        await app.clickProject(ide.projectName);
-        const view = await app.approval(ide.workspace).waitForOpen();
-        await view.decide('approve');
-        await view.waitForClosed();
-        const terminal = await app.terminal(ide.projectName);
-        await terminal.waitForText('Creating new sandbox', 60_000);
+        const { ide } = suite;
+        const { app, terminal } = await approvedAndHeld(suite);
         expect(fs.existsSync(ide.lockDirOf(ide.workspace)), 'sandy holds the lock while it builds').to.equal(true);
 
         await app.stopProject(ide.projectName);
