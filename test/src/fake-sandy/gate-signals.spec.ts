@@ -53,6 +53,16 @@ function endedWithin(ended: Promise<Ended>, ms: number): Promise<Ended | undefin
     return Promise.race([ended, new Promise<undefined>(resolve => setTimeout(resolve, ms))]);
 }
 
+async function waitFor(condition: () => boolean, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error(`not within ${ms} ms: ${condition}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 50));
+    }
+}
+
 /** sandy in a terminal of its own until it prints `prompt`; the caller signals its group. */
 async function atPrompt(bin: string, cwd: string, env: Record<string, string>, prompt: RegExp): Promise<{ term: pty.IPty; text: () => string; ended: Promise<Ended> }> {
     const term = pty.spawn(bin, [], { cwd, env, cols: 120, rows: 40, name: 'xterm-256color' });
@@ -120,5 +130,57 @@ describe('sandy at a gate prompt, signalled through its process group', function
                 expect(fs.existsSync(lockOf(home, ws)), 'the lock after the signal').to.equal(false);
             });
         }
+
+        const dockerfileGate = async (): Promise<{ home: string; ws: string; run: Awaited<ReturnType<typeof atPrompt>> }> => {
+            const home = probe.home('df');
+            const ws = path.join(home, 'work', 'ws');
+            probe.write(path.join(ws, '.sandy', 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo hi\n');
+            return { home, ws, run: await atPrompt(target.bin, ws, target.env(home), /Build this \.sandy\/Dockerfile for .*\? \[y\/N\] $/) };
+        };
+        const symlinkGate = async (): Promise<{ home: string; ws: string; run: Awaited<ReturnType<typeof atPrompt>> }> => {
+            const home = probe.home('link');
+            const ws = path.join(home, 'work', 'ws');
+            fs.mkdirSync(path.join(home, 'notes'), { recursive: true });
+            fs.mkdirSync(ws, { recursive: true });
+            fs.symlinkSync(path.join(home, 'notes'), path.join(ws, 'notes'));
+            return { home, ws, run: await atPrompt(target.bin, ws, target.env(home), /Proceed anyway\? \[y\/N\] $/) };
+        };
+
+        it(`${target.label}: SIGTERM to sandy's pid alone is taken at either gate (the group need not get it)`, async () => {
+            const df = await dockerfileGate();
+            process.kill(df.run.term.pid, 'SIGTERM');
+            expect((await endedWithin(df.run.ended, 5_000))?.signal, df.run.text()).to.equal(os.constants.signals.SIGTERM);
+            expect(fs.existsSync(lockOf(df.home, df.ws))).to.equal(false);
+            const link = await symlinkGate();
+            process.kill(link.run.term.pid, 'SIGTERM');
+            const ended = await endedWithin(link.run.ended, 5_000);
+            expect(ended && [ended.code, ended.signal], link.run.text()).to.deep.equal([143, undefined]);
+            expect(fs.existsSync(lockOf(link.home, link.ws))).to.equal(false);
+        });
+
+        it(`${target.label}: a hang-up to sandy alone at the Dockerfile gate (node-pty's kill) releases the lock`, async () => {
+            const { home, ws, run } = await dockerfileGate();
+            process.kill(run.term.pid, 'SIGHUP');
+            expect((await endedWithin(run.ended, 5_000))?.signal, run.text()).to.equal(os.constants.signals.SIGHUP);
+            expect(fs.existsSync(lockOf(home, ws))).to.equal(false);
+        });
+
+        it(`${target.label}: SIGQUIT at the Dockerfile gate is ignored (bash without a trap for it), sandy keeps asking`, async () => {
+            const { home, ws, run } = await dockerfileGate();
+            process.kill(-run.term.pid, 'SIGQUIT');
+            expect(await endedWithin(run.ended, 1_000), run.text()).to.equal(undefined);
+            expect(fs.existsSync(lockOf(home, ws)), 'the lock while sandy still asks').to.equal(true);
+            run.term.write('n\r');
+            await waitFor(() => run.text().includes('Not approved'), 10_000);
+        });
+
+        it(`${target.label}: answers as bash reads them: "y" cut off by end-of-input is no at the Dockerfile gate, " y" is yes at the symlink gate`, async () => {
+            const df = await dockerfileGate();
+            df.run.term.write('y\x04\x04');
+            await waitFor(() => df.run.text().includes('Not approved'), 10_000);
+            const link = await symlinkGate();
+            link.run.term.write(' y\r');
+            await waitFor(() => /Persisted 1 approved symlink/.test(link.run.text()), 10_000);
+        });
     }
 });

@@ -19,7 +19,7 @@ import { detachHook, Runtime, runInteractive, serveDaemonSession } from './sessi
 import { FakeTui } from './tui';
 import {
     SANDBOX_MIN_COMPAT, SANDY_VERSION, byteCompare, catFile, err, error, exists, exit, headLine, info, isBashInt, isDir, isFile,
-    isTty, mkdirp, out, pidAlive, pwdLogical, pwdP, rawErr, readTtyLine, rmrf, sandboxNameFor, sha256Hex, sleepInForeground, sortUnique,
+    isTty, mkdirp, out, pidAlive, pwdLogical, pwdP, rawErr, rmrf, sandboxNameFor, sha256Hex, sleep, sortUnique,
     utcNowIso, warn, envNumber
 } from './util';
 
@@ -188,7 +188,7 @@ export function privilegedApproved(cfg: LoadedConfig, workDir: string, sandyHome
 }
 
 /** `_resolve_passive_privileged_approval` (sandy:6015-6127). */
-function resolveApproval(cfg: LoadedConfig, workDir: string, sandyHome: string, headless: boolean): void {
+async function resolveApproval(rt: Runtime, cfg: LoadedConfig, workDir: string, sandyHome: string, headless: boolean): Promise<void> {
     if (cfg.pending.length === 0) {
         return;
     }
@@ -235,7 +235,7 @@ function resolveApproval(cfg: LoadedConfig, workDir: string, sandyHome: string, 
         return;
     }
     err('[sandy] Approve these keys for this workspace? [y/N] ');
-    const ans = readTtyLine();
+    const ans = await rt.read('tty');
     if (YES.test(ans)) {
         const body = [setHash, `# workspace: ${workDir}`, `# approved:  ${utcNowIso()}`,
             ...sorted.map(kv => kv.slice(0, kv.indexOf('=')))].join('\n') + '\n';
@@ -463,7 +463,7 @@ export function escapingSymlinks(workDir: string): string[] {
     return sortUnique(found);
 }
 
-function symlinkGate(workDir: string, sandboxDir: string): void {
+async function symlinkGate(rt: Runtime, workDir: string, sandboxDir: string): Promise<void> {
     const current = escapingSymlinks(workDir);
     if (!current.length) {
         return;
@@ -503,7 +503,7 @@ function symlinkGate(workDir: string, sandboxDir: string): void {
         exit(1);
     }
     out('\x1b[0;33m[sandy] Proceed anyway? [y/N] \x1b[0m');
-    if (!/^[Yy]$/.test(readTtyLine())) {
+    if (!/^[Yy]$/.test(await rt.read('stdin'))) {
         error('Aborting. Remove dangerous symlinks and try again.');
         exit(1);
     }
@@ -529,8 +529,8 @@ export function dockerfileApproved(workDir: string, sandyHome: string): boolean 
  * sandy:7988-8048) and the project image build. Returns the project image name
  * when the Dockerfile is used, undefined when there is none or it was refused.
  */
-function projectDockerfile(workDir: string, sandyHome: string, sandboxDir: string, name: string, baseImage: string,
-    headless: boolean): string | undefined {
+async function projectDockerfile(rt: Runtime, workDir: string, sandyHome: string, sandboxDir: string, name: string, baseImage: string,
+    headless: boolean): Promise<string | undefined> {
     const dockerfile = path.join(workDir, '.sandy', 'Dockerfile');
     if (!isFile(dockerfile)) {
         return undefined;
@@ -573,7 +573,7 @@ function projectDockerfile(workDir: string, sandyHome: string, sandboxDir: strin
             return undefined;
         }
         err(`[sandy] Build this .sandy/Dockerfile for ${workDir}? [y/N] `);
-        if (YES.test(readTtyLine())) {
+        if (YES.test(await rt.read('tty'))) {
             fs.writeFileSync(approvalFile, `${dfHash}\n# workspace: ${workDir}\n# approved:  ${utcNowIso()}\n`);
             fs.chmodSync(approvalFile, 0o600);
             err('[sandy] Approved. Future launches build it silently until the Dockerfile\n' +
@@ -640,7 +640,7 @@ function acquireLock(rt: Runtime, sandyHome: string, name: string, workDir: stri
     }
     fs.writeFileSync(path.join(lock, 'pid'), `${process.pid}\n`);
     rt.lockDir = lock;
-    rt.armInterimTrap();
+    rt.installTraps();
 }
 
 /**
@@ -648,7 +648,7 @@ function acquireLock(rt: Runtime, sandyHome: string, name: string, workDir: stri
  * Returns normally once the session runtime has been started (it then lives on
  * the event loop); every refusal is an ExitError.
  */
-export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath: string): void {
+export async function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath: string): Promise<void> {
     const supervisor = rt.supervisor;
     const headless = isHeadless(a.remaining);
     dockerPreflight();
@@ -673,8 +673,10 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
         exit(2);
     }
 
+    // bash ignores SIGQUIT while no trap is set for it (the cleanup trap, armed later, takes it).
+    rt.installTraps(['SIGQUIT']);
     const cfg = loadConfig(sandyHome, workDir, a.verboseExplicit);
-    resolveApproval(cfg, workDir, sandyHome, headless);
+    await resolveApproval(rt, cfg, workDir, sandyHome, headless);
     const extra = extraEnv(cfg, sandyHome, workDir);
     if (process.env.SANDY_APPROVE_ONLY === '1') {
         exit(0);
@@ -853,9 +855,9 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
     // so a test can change the files between pre-flight and sandy's prompts.
     const hold = envNumber('FAKE_SANDY_GATE_DELAY_MS', 0);
     if (hold > 0) {
-        sleepInForeground(hold);
+        await sleep(hold);
     }
-    const projectImage = projectDockerfile(workDir, sandyHome, sandboxDir, name, image, headless);
+    const projectImage = await projectDockerfile(rt, workDir, sandyHome, sandboxDir, name, image, headless);
 
     // --- the full cleanup trap is armed here (sandy:8462) ---
     rt.armTraps();
@@ -901,7 +903,7 @@ export function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, selfPath:
         }
     }
 
-    symlinkGate(workDir, sandboxDir);
+    await symlinkGate(rt, workDir, sandboxDir);
 
     // --- late validation: after lock and proxy setup (fixtures 54a, 54d) ---
     const model = hasClaude ? (v('SANDY_MODEL') || 'claude-opus-5') : v('SANDY_MODEL');

@@ -16,7 +16,7 @@ import { removeSandbox, resetSandbox } from './maintenance';
 import { Runtime } from './session';
 import { emitState } from './state';
 import { approvalsReport } from './approvals';
-import { ExitError, FAKE_SPEAKS_2X, SignalledError, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome, schemaResource } from './util';
+import { ExitError, FAKE_SPEAKS_2X, SANDY_VERSION, SCHEMA_VERSION, err, exit, mkdirp, out, rawErr, readResource, sandyHome, schemaResource } from './util';
 
 function emitSchema(): string {
     const schema = JSON.parse(schemaResource()) as {
@@ -41,7 +41,7 @@ function protectedPaths(): string {
     return [...pp.files.map(f => `file:${f}`), ...pp.git_files.map(f => `gitfile:${f}`), ...dirs.map(d => `dir:${d}`)].join('\n') + '\n';
 }
 
-function main(argv: string[], selfPath: string, rt: Runtime): void {
+async function main(argv: string[], selfPath: string, rt: Runtime): Promise<void> {
     if (!process.env.SANDY_HOME && process.env.HOME === undefined) {
         // `set -u` + "${SANDY_HOME:-$HOME/.sandy}" with HOME unset (sandy:150)
         err('sandy: line 150: HOME: unbound variable\n');
@@ -118,23 +118,17 @@ function main(argv: string[], selfPath: string, rt: Runtime): void {
             break;
     }
     const args = parseMain(argv);
-    runLaunch(args, rt, home, selfPath);
+    await runLaunch(args, rt, home, selfPath);
 }
 
 const runtime = new Runtime();
-try {
-    main(process.argv.slice(2), __filename, runtime);
-} catch (e) {
-    if (e instanceof SignalledError) {
-        // The trap armed at this point ends the process (the full cleanup trap exits after its cleanup).
-        runtime.dieOf(e.signal);
-    } else if (e instanceof ExitError) {
+main(process.argv.slice(2), __filename, runtime).catch((e: unknown) => {
+    if (e instanceof ExitError) {
         // The EXIT trap: release a lock we hold and undo session state.
         runtime.cleanupNow();
         process.exit(e.code);
-    } else {
-        err(`[fake-sandy] internal error: ${(e as Error).stack ?? e}\n`);
-        runtime.cleanupNow();
-        process.exit(70);
     }
-}
+    err(`[fake-sandy] internal error: ${(e as Error).stack ?? e}\n`);
+    runtime.cleanupNow();
+    process.exit(70);
+});

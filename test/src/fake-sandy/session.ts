@@ -10,7 +10,7 @@ import * as net from 'net';
 import * as os from 'os';
 import { removeSession, updateSession } from './docker';
 import { FakeTui, TuiSink } from './tui';
-import { catFile, envNumber, info, rmrf, writeFdSync } from './util';
+import { answerScript, catFile, envNumber, info, rmrf, writeFdSync } from './util';
 
 export const SIGNAL_CODES: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGQUIT: 131, SIGTERM: 143 };
 
@@ -24,7 +24,8 @@ export class Runtime {
     supervisor = process.env.SANDY_DAEMON_SUPERVISOR === '1';
     private cleaning = false;
     private trapsArmed = false;
-    private interimTrap?: (sig: NodeJS.Signals) => void;
+    private readonly installed = new Set<string>();
+    private reader?: ChildProcess;
     private deferChild?: ChildProcess;
     private deferChildAlive = false;
     private pendingSignal?: string;
@@ -61,51 +62,60 @@ export class Runtime {
     }
 
     /**
-     * The interim `trap _sandy_release_lock EXIT` (sandy:7210), from the lock to {@link armTraps}:
-     * bash runs an EXIT trap on a fatal signal too, then dies of that signal.
+     * Take `signals` from now on (all four by default: at the lock, where sandy arms its interim
+     * `trap _sandy_release_lock EXIT`, sandy:7210). One handler per signal for the rest of the
+     * process, so a signal that arrives while the interim trap gives way to the cleanup trap is
+     * acted on by whichever is armed when it is handled.
      */
-    armInterimTrap(): void {
-        if (this.trapsArmed || this.interimTrap) {
-            return;
-        }
-        const trap = (sig: NodeJS.Signals): void => this.dieOf(sig);
-        this.interimTrap = trap;
-        for (const sig of Object.keys(SIGNAL_CODES)) {
-            process.on(sig as NodeJS.Signals, trap);
-        }
-    }
-
-    /** A signal ended what sandy was doing (e.g. a prompt's read): the trap armed at this point runs. */
-    dieOf(sig: NodeJS.Signals): void {
-        if (this.trapsArmed) {
-            this.onSignal(sig);
-            return;
-        }
-        this.releaseLock();
-        this.disarmInterimTrap();
-        process.kill(process.pid, sig);
-        // Only reached if the signal is ignored in this process.
-        process.exit(SIGNAL_CODES[sig] ?? 128);
-    }
-
-    private disarmInterimTrap(): void {
-        const trap = this.interimTrap;
-        this.interimTrap = undefined;
-        for (const sig of trap ? Object.keys(SIGNAL_CODES) : []) {
-            process.off(sig as NodeJS.Signals, trap!);
+    installTraps(signals: readonly string[] = Object.keys(SIGNAL_CODES)): void {
+        for (const sig of signals) {
+            if (!this.installed.has(sig)) {
+                this.installed.add(sig);
+                process.on(sig as NodeJS.Signals, () => this.onSignal(sig));
+            }
         }
     }
 
     /** `trap ... INT TERM HUP QUIT` — armed only after the lock is held, like sandy. */
     armTraps(): void {
-        if (this.trapsArmed) {
-            return;
-        }
-        this.disarmInterimTrap();
+        this.installTraps();
         this.trapsArmed = true;
-        for (const sig of Object.keys(SIGNAL_CODES)) {
-            process.on(sig as NodeJS.Signals, () => this.onSignal(sig));
-        }
+    }
+
+    /**
+     * A prompt's answer, read as sandy's bash reads it ({@link answerScript}) by a child in our process
+     * group, while this process goes on taking signals: a signal to the group or to our pid alone, or
+     * the terminal's hang-up, is acted on at once by the trap armed then.
+     */
+    read(from: 'tty' | 'stdin'): Promise<string> {
+        return new Promise(resolve => {
+            const child = spawn('/bin/sh', ['-c', answerScript(from)], { stdio: [from === 'stdin' ? 'inherit' : 'ignore', 'pipe', 'inherit'] });
+            this.reader = child;
+            let answer = '';
+            child.stdout!.on('data', (d: Buffer) => answer += d.toString('utf8'));
+            child.on('close', (_code, signal) => {
+                if (this.reader === child) {
+                    this.reader = undefined;
+                }
+                if (!signal) {
+                    resolve(answer);
+                    return;
+                }
+                // Killed with our group: our own trap takes the same signal. If it lets the launch go on
+                // (a trap that ignores the signal), bash's interrupted `read` left the answer empty.
+                setTimeout(() => {
+                    if (!this.cleaning) {
+                        resolve('');
+                    }
+                }, 100);
+            });
+        });
+    }
+
+    /** A reader left waiting would take the terminal's next line from whatever runs there after us. */
+    private stopReader(): void {
+        this.reader?.kill('SIGKILL');
+        this.reader = undefined;
     }
 
     private onSignal(sig: string): void {
@@ -115,6 +125,21 @@ export class Runtime {
         if (this.supervisor && sig === 'SIGHUP') {
             // The supervisor runs under nohup and traps HUP to nothing (sandy:8478-8480).
             return;
+        }
+        if (!this.trapsArmed) {
+            if (sig === 'SIGQUIT') {
+                // bash ignores SIGQUIT unless a trap is set for it.
+                return;
+            }
+            // The interim trap (an EXIT trap, which bash runs on a fatal signal too): release the lock,
+            // then die of the signal, as bash does.
+            this.stopReader();
+            this.releaseLock();
+            for (const s of this.installed) {
+                process.removeAllListeners(s);
+            }
+            process.kill(process.pid, sig);
+            process.exit(SIGNAL_CODES[sig]);
         }
         if (sig === 'SIGTERM' && process.env.FAKE_SANDY_IGNORE_SIGTERM === '1') {
             // Test hook: a supervisor that will not stop, for --stop's exit 5.
@@ -180,6 +205,7 @@ export class Runtime {
             return;
         }
         this.cleaning = true;
+        this.stopReader();
         if (this.supervisor && this.sessionId) {
             // The tmux session is gone from this moment on: --attach/--start must
             // no longer see a live session while the teardown runs (and an attached

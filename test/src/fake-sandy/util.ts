@@ -32,16 +32,6 @@ export class ExitError extends Error {
     }
 }
 
-/**
- * A signal ended a prompt's `read` (sent to sandy's process group, as a terminal's Ctrl-C or a UI's
- * Stop does): the script's trap for it runs next, as bash runs it after the interrupted builtin.
- */
-export class SignalledError extends Error {
-    constructor(readonly signal: NodeJS.Signals) {
-        super(`killed by ${signal}`);
-    }
-}
-
 export function exit(code: number): never {
     throw new ExitError(code);
 }
@@ -51,17 +41,6 @@ export function sleepSync(ms: number): void {
     // the whole script, and several call sites here are synchronous for the same
     // ordering reasons.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
-}
-
-/**
- * `sleep N` in sandy's foreground (a slow step a test stands in for): a child in our process group,
- * so a signal to the group ends it and is thrown ({@link SignalledError}) for the trap to run.
- */
-export function sleepInForeground(ms: number): void {
-    const r = childProcess.spawnSync('sleep', [String(Math.max(0, ms) / 1000)], { stdio: 'ignore' });
-    if (r.signal) {
-        throw new SignalledError(r.signal);
-    }
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -560,44 +539,23 @@ export function envNumber(name: string, dflt: number): number {
 }
 
 /**
- * Read one answer line from the controlling terminal (`read -r ans </dev/tty`). The read runs in a
- * child shell in our process group, as bash's `read` builtin would block: a signal to the group
- * ends it at once and is thrown ({@link SignalledError}), so sandy's trap (or the interim one that
- * releases the lock) runs. A synchronous read in this process would hold any handler back until
- * the read returned, and a Stop's SIGINT and SIGTERM would go unanswered until its SIGKILL.
+ * How sandy reads a prompt's answer, as a `/bin/sh` script: `IFS= read -r v </dev/tty || v=""` (the
+ * workspace-key and Dockerfile gates, sandy:6098, 8032, and the maintenance prompts), or the symlink
+ * gate's `read -r REPLY` on stdin (sandy:9190: default IFS, a partial last line kept). Like bash
+ * without a trap for it, the reader ignores SIGQUIT.
+ */
+export function answerScript(from: 'tty' | 'stdin'): string {
+    return from === 'tty'
+        ? 'trap "" QUIT; IFS= read -r v </dev/tty || v=""; printf %s "$v"'
+        : 'trap "" QUIT; read -r v; printf %s "$v"';
+}
+
+/**
+ * A prompt's answer from the controlling terminal, for the prompts outside a launch (no trap is set
+ * there: a signal ends this process and the reader alike). A launch's gates use `Runtime.read`,
+ * which keeps taking signals while it waits.
  */
 export function readTtyLine(): string {
-    let hasTty = false;
-    try {
-        fs.closeSync(fs.openSync('/dev/tty', 'r'));
-        hasTty = true;
-    } catch {
-        hasTty = false;
-    }
-    if (hasTty) {
-        const r = childProcess.spawnSync('/bin/sh', ['-c', 'IFS= read -r ans </dev/tty; printf %s "$ans"'], { stdio: ['ignore', 'pipe', 'inherit'] });
-        if (r.signal) {
-            throw new SignalledError(r.signal);
-        }
-        return r.stdout.toString('utf8');
-    }
-    const bytes: number[] = [];
-    const one = Buffer.alloc(1);
-    for (;;) {
-        let n = 0;
-        try {
-            n = fs.readSync(0, one, 0, 1, null);
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
-                sleepSync(10);
-                continue;
-            }
-            break;
-        }
-        if (n === 0 || one[0] === 0x0a) {
-            break;
-        }
-        bytes.push(one[0]);
-    }
-    return Buffer.from(bytes).toString('utf8');
+    const r = childProcess.spawnSync('/bin/sh', ['-c', answerScript('tty')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    return r.stdout?.toString('utf8') ?? '';
 }
