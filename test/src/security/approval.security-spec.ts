@@ -191,9 +191,10 @@ describe('Security: after sandy\'s "Launching" line nothing is answered for the 
 });
 
 describe('Security: Stop while sandy holds the lock before its gates leaves no stale lock', () => {
-    // The fake holds 5 s before its Dockerfile and symlink gates, as a slow image build would: sandy holds
-    // the workspace lock then, under only its interim trap (sandy:7210), which bash runs on a signal too.
-    const suite = useSandyIde({ label: 'sec-approval-stop', env: { FAKE_SANDY_GATE_DELAY_MS: '5000' } });
+    // The fake holds 30 s before its Dockerfile and symlink gates, as a slow image build would (the Stop
+    // ends the hold): sandy holds the workspace lock then, under only its interim trap (sandy:7210),
+    // which bash runs on a signal too.
+    const suite = useSandyIde({ label: 'sec-approval-stop', env: { FAKE_SANDY_GATE_DELAY_MS: '30000' } });
 
     it('sandy ends, the lock goes with it, and the next launch asks again instead of meeting a lock', async () => {
         const { ide } = suite;
