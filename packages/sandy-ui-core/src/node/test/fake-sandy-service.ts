@@ -45,8 +45,10 @@ export async function startFakeSandyService(label: string, fakeEnv: Record<strin
     delete process.env.SANDY_HOME;
     const wrapper = path.join(root, 'bin', 'sandy');
     fs.mkdirSync(path.dirname(wrapper), { recursive: true });
-    // Each argument ends in \x1f (unit separator): the log proves where one argument ends.
-    fs.writeFileSync(wrapper, `#!/usr/bin/env bash\n{ printf '%s\\t' "$PWD"; printf '%s\\x1f' "$@"; printf '\\n'; } >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
+    // Each argument ends in \x1f (unit separator): the log proves where one argument ends. One printf, so
+    // one write per call: the service's polls run sandy beside a maintenance run, and three writes each
+    // interleaved (CI: a call's cwd read as another call's arguments).
+    fs.writeFileSync(wrapper, `#!/usr/bin/env bash\nprintf '%s\\t%s\\n' "$PWD" "$(printf '%s\\x1f' "$@")" >> '${log}'\nexec '${FAKE_SANDY}' "$@"\n`, { mode: 0o755 });
     const service = new SandyServiceCore({
         logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
         spawnPty: () => { throw new Error('no PTY in these tests'); },
