@@ -53,9 +53,10 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
         while (!nothingRunning() && Date.now() < deadline) {
             await new Promise(resolve => setTimeout(resolve, 100));
         }
-        // A launch the last test left may still be writing its files there: retry a folder that filled meanwhile.
-        fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true, maxRetries: 10 });
-        fs.rmSync(path.join(ide.sandyHome, 'sandboxes'), { recursive: true, force: true, maxRetries: 10 });
+        // What the last test left must be gone before its files are: say what outlived the clean-up.
+        expect(ide.leftovers(ide.workspace), 'left running by the last test after its clean-up').to.deep.equal([]);
+        fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true });
+        fs.rmSync(path.join(ide.sandyHome, 'sandboxes'), { recursive: true, force: true });
         fs.rmSync(sandyDir(), { recursive: true, force: true });
         fs.rmSync(path.join(ide.workspace, 'notes'), { force: true });
         // What the repository ships.
