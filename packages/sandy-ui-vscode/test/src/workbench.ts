@@ -52,12 +52,12 @@ export class Workbench {
     }
 
     /**
-     * Click a project's row as a user does once the view has stopped moving: while the first
-     * snapshots arrive, rows are re-ordered (a project moves up once sandy lists its sandbox), and a
-     * click computed on one order lands on another project. Waits until the rows (order and labels)
-     * have been the same for a second, clicks, and checks the click selected that row.
+     * Wait until the view has stopped moving, as a user does before clicking: while snapshots arrive,
+     * rows are re-ordered (a project moves up once sandy lists its sandbox) and the list re-uses its
+     * row elements, so a click computed on one order lands on another project. Waits until the rows
+     * (order and labels) have been the same for a second, with `name` among them.
      */
-    async clickProjectRow(name: string): Promise<void> {
+    protected async rowsSettled(name: string): Promise<void> {
         let last = '';
         let since = Date.now();
         await poll(async () => {
@@ -70,6 +70,11 @@ export class Workbench {
             }
             return rows.some(r => r.startsWith(`${name},`)) && Date.now() - since >= 1_000;
         }, { ...this.opts(`the Sandy view's rows to settle with ${name} among them`), interval: 200 });
+    }
+
+    /** Click a project's row once the view has settled, and check the click selected that row. */
+    async clickProjectRow(name: string): Promise<void> {
+        await this.rowsSettled(name);
         const row = this.projectRow(name);
         await row.click();
         await poll(async () => await row.getAttribute('aria-selected') === 'true', this.opts(`the click to select ${name}'s row`, 5_000));
@@ -139,7 +144,18 @@ export class Workbench {
     async projectContextMenu(name: string, entry: string): Promise<void> {
         const menu = this.page.locator('.context-view .monaco-menu');
         for (let attempt = 1; ; attempt++) {
-            await this.projectRow(name).click({ button: 'right' });
+            await this.rowsSettled(name);
+            const row = this.projectRow(name);
+            await row.click({ button: 'right' });
+            // The list focuses the row it opened the menu for: if that is another project's (the rows
+            // moved under the click), this menu is not the one asked for.
+            if (!/\bfocused\b/.test(await row.getAttribute('class', { timeout: 1000 }).catch(() => '') ?? '')) {
+                if (attempt >= 3) {
+                    throw new Error(`the context menu opened on another row than ${name}'s`);
+                }
+                await this.page.keyboard.press('Escape');
+                continue;
+            }
             // The entry by its whole label: "Launch" is not "Launch with…".
             const item = menu.locator('.action-item').filter({ has: this.page.locator('.action-label').getByText(entry, { exact: true }) }).first().locator('.action-menu-item');
             try {
