@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { E2eBrowser } from './browser';
 import { REPO_ROOT, SandyIde } from './harness';
-import { holdsFor, poll } from '../support/poll';
+import { holdsFor } from '../support/poll';
 import { escapeRegExp, SandyApp } from './page-objects/sandy-app';
 import { PreLayout } from './page-objects/sandy-approval';
 import { SandyTerminal } from './page-objects/sandy-terminal';
@@ -84,12 +84,7 @@ describe('Pre-flight approval (end to end)', () => {
     beforeEach(async function () {
         this.timeout(60_000);
         // Daemon sessions (the default) end with sandy --stop; a foreground one by its signal.
-        await ide.stopDaemons();
-        for (const pid of ide.sandySessions()) {
-            process.kill(pid, 'SIGTERM');
-        }
-        await poll(() => ide.sandySessions().length === 0 && nothingRunning() && nothingRunning(plain),
-            { message: 'the sessions of the previous test to end', timeout: 15_000 });
+        await ide.endSessions([ide.workspace, plain]);
         fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true });
         fs.rmSync(path.join(ide.workspace, '.sandy'), { recursive: true, force: true });
     });

@@ -471,6 +471,25 @@ export class SandyIde {
             { timeout: 20_000, message: 'the daemon sessions of the test to end' }).catch(() => undefined);
     }
 
+    /**
+     * A test's clean-up for the next one: daemon sessions end as a user ends them ({@link stopDaemons}),
+     * foreground ones by their SIGTERM; then waits until nothing of `workspaces` is left
+     * ({@link leftovers}), and fails naming what outlived it.
+     */
+    async endSessions(workspaces: readonly string[] = [this.workspace]): Promise<void> {
+        await this.stopDaemons();
+        for (const pid of this.sandySessions()) {
+            try {
+                process.kill(pid, 'SIGTERM');
+            } catch {
+                // Ended meanwhile (its daemon session just stopped).
+            }
+        }
+        const left = (): string[] => [...this.sandySessions().map(pid => `session ${pid}`), ...workspaces.flatMap(w => this.leftovers(w))];
+        await poll(() => left().length === 0, { timeout: 15_000, message: 'the sessions of the previous test to end' })
+            .catch(() => { throw new Error(`left running by the previous test after its clean-up: ${left().join('; ')}`); });
+    }
+
     /** The backend's pid (the Node process of lib/backend/main.js). */
     get backendPid(): number | undefined {
         return this.child?.pid;

@@ -41,20 +41,8 @@ describe('Security: the approval is sandy\'s, and the user sees every gate', () 
 
     beforeEach(async function () {
         this.timeout(60_000);
-        await ide.stopDaemons();
-        for (const pid of ide.sandySessions()) {
-            try {
-                process.kill(pid, 'SIGTERM');
-            } catch {
-                // Ended meanwhile (its daemon session just stopped).
-            }
-        }
-        const deadline = Date.now() + 15_000;
-        while (!nothingRunning() && Date.now() < deadline) {
-            await new Promise(resolve => setTimeout(resolve, 100));
-        }
-        // What the last test left must be gone before its files are: say what outlived the clean-up.
-        expect(ide.leftovers(ide.workspace), 'left running by the last test after its clean-up').to.deep.equal([]);
+        // What the last test left must be gone before its files are: endSessions names what outlived it.
+        await ide.endSessions();
         fs.rmSync(path.join(ide.sandyHome, 'approvals'), { recursive: true, force: true });
         fs.rmSync(path.join(ide.sandyHome, 'sandboxes'), { recursive: true, force: true });
         fs.rmSync(sandyDir(), { recursive: true, force: true });
