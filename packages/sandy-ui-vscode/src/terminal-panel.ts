@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AreaSizes, DEFAULT_IDE_KEYS, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, terminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
@@ -70,6 +70,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     protected savedState: string | undefined;
     /** The ideKeys last sent to the page (a reloaded page is sent them again). */
     protected sentIdeKeys: string | undefined;
+    /** The appearance last sent to the page (likewise). */
+    protected sentAppearance: string | undefined;
     protected readonly toDispose: vscode.Disposable[] = [];
 
     /**
@@ -133,6 +135,11 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.toDispose.push(this.terminal.onDidChangeSession(() => this.saveState()));
         const configuration = deps.state.onDidChange(() => this.sendIdeKeys());
         this.toDispose.push({ dispose: () => configuration.dispose() });
+        this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
+            if (e.affectsConfiguration('terminal.integrated')) {
+                this.sendAppearance();
+            }
+        }));
     }
 
     /**
@@ -220,13 +227,27 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         }
     }
 
+    /** VS Code's terminal settings (font, cursor), read and checked by core, when they differ from what the page has. */
+    protected sendAppearance(): void {
+        const settings = vscode.workspace.getConfiguration();
+        const appearance = terminalAppearance(key => settings.inspect(key));
+        const text = JSON.stringify(appearance);
+        if (this.pageReady && text !== this.sentAppearance) {
+            this.sentAppearance = text;
+            this.page.notify('appearance', appearance);
+        }
+    }
+
     /** What the page says: already parsed against the terminal protocol (refusals are logged, never thrown). */
     protected listen(): void {
         this.page.onNotification('ready', ({ cols, rows }) => {
             this.size = { cols, rows };
             this.pageReady = true;
             this.sentIdeKeys = undefined;
+            this.sentAppearance = undefined;
             this.pageLoaded();
+            // First: a font other than the page's default changes the size the session gets.
+            this.sendAppearance();
             // Before any output: which file links are links is the session's workspace's business.
             this.page.notify('links', { workspace: this.terminal.workspace });
             this.sendIdeKeys();

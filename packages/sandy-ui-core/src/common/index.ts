@@ -68,5 +68,6 @@ export * from './onboarding/onboarding-dto';
 export * from './onboarding/wizard-controller';
 export * from './onboarding/wizard-labels';
 export * from './terminal/ide-keys';
+export * from './terminal/terminal-appearance';
 export * from './maintenance/fleet';
 export * from './session/headless';

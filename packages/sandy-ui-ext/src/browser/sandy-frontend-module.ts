@@ -24,6 +24,7 @@ import { bindSandyProjectCommands, SandyViewContribution, SANDY_VIEW_CONTAINER_I
 import { SandyStatusBar } from './sandy-status-bar';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
+import { SandyTerminalAppearance } from './sandy-terminal-appearance';
 import { bindSandyPreferences } from './sandy-preferences';
 import { SandyTerminalKeybindings } from './sandy-terminal-keybindings';
 import { CommandContribution } from '@theia/core';
@@ -54,6 +55,7 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(SandySystemNotifications).toSelf().inSingletonScope();
     bind(SandyLinkOpener).toSelf().inSingletonScope();
     bind(SandyTerminalTheme).toSelf().inSingletonScope();
+    bind(SandyTerminalAppearance).toSelf().inSingletonScope();
 
     // One per window: the size its sandy tabs last measured in each shell area.
     bind(AreaSizes).toConstantValue(new AreaSizes());

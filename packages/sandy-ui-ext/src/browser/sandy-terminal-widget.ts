@@ -10,6 +10,7 @@ import type { SessionInfo, SessionStream, SessionStreamSink, TerminalSurface } f
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
+import { SandyTerminalAppearance } from './sandy-terminal-appearance';
 import { SandyStateService } from './sandy-state-service';
 import { SandyApprovalService } from './sandy-approval';
 import { SandyMessages } from './sandy-messages';
@@ -39,6 +40,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
     @inject(SandyLinkOpener) protected readonly linkOpener: SandyLinkOpener;
     @inject(SandyTerminalTheme) protected readonly themeService: SandyTerminalTheme;
+    @inject(SandyTerminalAppearance) protected readonly appearance: SandyTerminalAppearance;
     @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
     @inject(FrontendApplicationStateService) protected readonly appState: FrontendApplicationStateService;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
@@ -77,6 +79,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         this.node.appendChild(this.banner.node);
         this.node.appendChild(this.termNode);
         this.toDispose.push(this.themeService.onDidChange(theme => this.view?.setTheme(theme)));
+        this.toDispose.push(this.appearance.onDidChange(appearance => this.view?.setAppearance(appearance)));
         // The user's sandy.terminal.ideKeys (Theia sees those keys first anyway; xterm must not take them either).
         const ideKeys = this.state.window.onDidChange(() => this.view?.setIdeKeys(this.state.window.configuration?.ideKeys));
         this.toDispose.push(Disposable.create(() => ideKeys.dispose()));
@@ -97,7 +100,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                 writeClipboard: text => this.clipboard.writeText(text),
                 openLink: uri => this.linkOpener.open(uri, this.terminal.workspace),
                 acceptsLink: uri => isOfferedLink(uri, this.terminal.workspace)
-            }, { theme: this.themeService.theme });
+            }, { theme: this.themeService.theme, appearance: this.appearance.appearance });
             this.view.setIdeKeys(this.state.window.configuration?.ideKeys);
             this.view.attach({
                 write: data => this.terminal.input(data),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { arrayField, exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
+import {
+    arrayField, exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField, TERMINAL_FONT_SIZE_RANGE,
+    TERMINAL_LINE_HEIGHT_RANGE
+} from '@sandy-ui/core/common';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */
 
@@ -76,6 +79,14 @@ export const terminalToView = messageSet({
         },
         focus: {},
         theme: {},
+        /** VS Code's own terminal settings, as core's terminalAppearance() read them (font, cursor). */
+        appearance: {
+            cursorBlink: z.boolean(),
+            cursorStyle: z.enum(['block', 'underline', 'bar']),
+            fontSize: optionalField(z.number().min(TERMINAL_FONT_SIZE_RANGE.min).max(TERMINAL_FONT_SIZE_RANGE.max)),
+            fontFamily: optionalField(textField(300)),
+            lineHeight: optionalField(z.number().min(TERMINAL_LINE_HEIGHT_RANGE.min).max(TERMINAL_LINE_HEIGHT_RANGE.max))
+        },
         /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */
         state: terminalTabStateShape
     }

@@ -83,6 +83,22 @@ export class SandyTerminal {
         });
     }
 
+    /**
+     * How xterm draws: the rows' computed font, and the cursor's classes (`xterm-cursor-blink`,
+     * `xterm-cursor-block`/`-underline`/`-bar`; the DOM renderer styles the cursor so while focused).
+     */
+    async appearance(): Promise<{ fontSize: string; fontFamily: string; lineHeight: string; cursor: string[] }> {
+        return this.widget.evaluate(node => {
+            const rows = node.querySelector<HTMLElement>('.xterm-rows')!;
+            const style = getComputedStyle(rows);
+            const cursor = rows.querySelector('.xterm-cursor');
+            return {
+                fontSize: style.fontSize, fontFamily: style.fontFamily, lineHeight: style.lineHeight,
+                cursor: cursor ? Array.from(cursor.classList).filter(c => c !== 'xterm-cursor').sort() : []
+            };
+        });
+    }
+
     /** Asks the session (`size`) for its PTY size; a fresh marker tells this answer from earlier ones. */
     async reportedSize(): Promise<TerminalSize> {
         const marker = `size-mark-${Date.now().toString(36)}`;

@@ -4,6 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
+import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance } from '../../common/terminal/terminal-appearance';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
@@ -49,7 +50,12 @@ export interface TerminalViewOptions {
     fontFamily?: string;
     fontSize?: number;
     scrollback?: number;
+    /** The host's terminal settings (common/terminal/terminal-appearance.ts); fontFamily/fontSize above are the defaults under them. */
+    appearance?: TerminalAppearance;
 }
+
+const DEFAULT_FONT_FAMILY = 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace';
+const DEFAULT_FONT_SIZE = 13;
 
 /**
  * sandy's TUI in xterm.js: one implementation hosted by the Theia editor tab and the VS Code webview.
@@ -79,13 +85,11 @@ export class SandyTerminalView {
     /** When output was last handed to xterm. */
     protected writtenAt = -Infinity;
 
-    constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, options: TerminalViewOptions = {}) {
+    constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, protected readonly options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
             allowProposedApi: true,
-            cursorBlink: true,
+            ...this.appearanceOptions(options.appearance ?? DEFAULT_TERMINAL_APPEARANCE),
             scrollback: options.scrollback ?? 10000,
-            fontFamily: options.fontFamily ?? 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace',
-            fontSize: options.fontSize ?? 13,
             theme: options.theme,
             // OSC 8 hyperlinks: xterm parses them itself, after the dispatcher let only the offered ones through
             // (http, https, and file inside the workspace; every other scheme is swallowed), so xterm's own
@@ -268,6 +272,37 @@ export class SandyTerminalView {
 
     setTheme(theme: ITheme): void {
         this.term.options.theme = theme;
+    }
+
+    /**
+     * The host's terminal settings, now (they changed, or arrived after the view was made). Only what
+     * differs is set; a new font or line height changes how many cells fit, so the view fits again and
+     * the PTY takes the new size (a hidden view fits when it is shown).
+     */
+    setAppearance(appearance: TerminalAppearance): void {
+        if (this.disposed) {
+            return;
+        }
+        const next = this.appearanceOptions(appearance);
+        const current = this.term.options as Record<string, unknown>;
+        const changed = (Object.keys(next) as Array<keyof typeof next>).filter(key => current[key] !== next[key]);
+        for (const key of changed) {
+            current[key] = next[key];
+        }
+        if (changed.some(key => key === 'fontSize' || key === 'fontFamily' || key === 'lineHeight')) {
+            // At once: a host that sends the appearance as the view says it is ready launches at the size fitted now.
+            this.fitNow(true);
+        }
+    }
+
+    protected appearanceOptions(a: TerminalAppearance): Required<Pick<ITerminalOptions, 'cursorBlink' | 'cursorStyle' | 'fontSize' | 'fontFamily' | 'lineHeight'>> {
+        return {
+            cursorBlink: a.cursorBlink,
+            cursorStyle: a.cursorStyle,
+            fontSize: a.fontSize ?? this.options.fontSize ?? DEFAULT_FONT_SIZE,
+            fontFamily: a.fontFamily ?? this.options.fontFamily ?? DEFAULT_FONT_FAMILY,
+            lineHeight: a.lineHeight ?? 1
+        };
     }
 
     protected scheduleFit(): void {

@@ -70,6 +70,7 @@ host.onNotification('banner', ({ text, action }) => banner.show(text, action));
 host.onNotification('clear', () => view.clear());
 host.onNotification('focus', () => view.focus());
 host.onNotification('theme', () => view.setTheme(theme()));
+host.onNotification('appearance', appearance => view.setAppearance(appearance));
 // What VS Code gives back to the host's panel serializer after a window reload (the tab's workspace
 // and session, checked by the messenger here and again by the host there).
 host.onNotification('state', ({ workspace, sessionId }) => webviewState.set(sessionId ? { workspace, sessionId } : { workspace }));

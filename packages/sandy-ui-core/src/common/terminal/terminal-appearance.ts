@@ -1,0 +1,100 @@
+/**
+ * How the sandy tab draws its text and cursor: the host's own terminal settings, read the same way in
+ * the Theia IDE and the VS Code plugin (both name them `terminal.integrated.*` with the same meanings),
+ * so a sandy tab looks like the user's other terminals and follows them when they change.
+ *
+ * These are appearance only: a workspace may set them, as it may for the host's terminal, but every
+ * value is checked here (a settings file may hold anything, and the agent can write the workspace's):
+ * a value of the wrong type or out of range counts as unset, never as a crash or a one-cell terminal.
+ */
+import type { SettingInspection } from '../host/host-settings';
+
+export type TerminalCursorStyle = 'block' | 'underline' | 'bar';
+
+export interface TerminalAppearance {
+    /**
+     * Whether the cursor blinks. Off unless the user turns it on, as in both hosts' terminals: a blinking
+     * cursor keeps the page repainting while nothing else happens (measured in `npm run bench`, `cpu.page_idle`).
+     */
+    cursorBlink: boolean;
+    cursorStyle: TerminalCursorStyle;
+    /** Pixels; undefined = the view's default. */
+    fontSize?: number;
+    /** A CSS font-family list; undefined = the view's default (the host's editor font where it has one). */
+    fontFamily?: string;
+    /** A multiple of the font size. */
+    lineHeight?: number;
+}
+
+/** The settings read, in both hosts. */
+export const TERMINAL_APPEARANCE_SETTINGS = [
+    'terminal.integrated.cursorBlinking',
+    'terminal.integrated.cursorStyle',
+    'terminal.integrated.fontSize',
+    'terminal.integrated.fontFamily',
+    'terminal.integrated.lineHeight'
+] as const;
+
+export type TerminalAppearanceSetting = typeof TERMINAL_APPEARANCE_SETTINGS[number];
+
+export const DEFAULT_TERMINAL_APPEARANCE: TerminalAppearance = { cursorBlink: false, cursorStyle: 'block' };
+
+/** Bounds of what is drawn: the host's own schema minimums, and maximums no one needs to exceed. */
+export const TERMINAL_FONT_SIZE_RANGE = { min: 6, max: 100 } as const;
+export const TERMINAL_LINE_HEIGHT_RANGE = { min: 1, max: 3 } as const;
+const MAX_FONT_FAMILY_CHARS = 300;
+
+function inRange(range: { min: number; max: number }): (value: unknown) => number | undefined {
+    return value => typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max ? value : undefined;
+}
+
+const CHECKS = {
+    'terminal.integrated.cursorBlinking': (v: unknown) => typeof v === 'boolean' ? v : undefined,
+    // Both hosts say `line` for what xterm calls a bar.
+    'terminal.integrated.cursorStyle': (v: unknown): TerminalCursorStyle | undefined => v === 'block' || v === 'underline' ? v : v === 'line' || v === 'bar' ? 'bar' : undefined,
+    'terminal.integrated.fontSize': inRange(TERMINAL_FONT_SIZE_RANGE),
+    // A font-family list is plain text in a CSS property (never markup); one with control characters is no font's.
+    'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && v.trim() && v.length <= MAX_FONT_FAMILY_CHARS && !/[\u0000-\u001f\u007f]/.test(v) ? v.trim() : undefined,
+    'terminal.integrated.lineHeight': inRange(TERMINAL_LINE_HEIGHT_RANGE)
+} satisfies Record<TerminalAppearanceSetting, (value: unknown) => unknown>;
+
+/**
+ * The appearance from the host's settings: `inspect` gives a setting's value in each scope (both hosts'
+ * `inspect()`). The most specific scope whose value passes its check counts (folder, workspace, user,
+ * default), so a workspace's absurd value falls back to the user's own, not to nothing.
+ */
+export function terminalAppearance(inspect: (key: TerminalAppearanceSetting) => SettingInspection | undefined): TerminalAppearance {
+    const value = <K extends TerminalAppearanceSetting>(key: K): ReturnType<typeof CHECKS[K]> | undefined => {
+        const i = inspect(key);
+        for (const candidate of [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue, i?.defaultValue]) {
+            const checked = CHECKS[key](candidate) as ReturnType<typeof CHECKS[K]> | undefined;
+            if (checked !== undefined) {
+                return checked;
+            }
+        }
+        return undefined;
+    };
+    const appearance: TerminalAppearance = {
+        cursorBlink: value('terminal.integrated.cursorBlinking') ?? DEFAULT_TERMINAL_APPEARANCE.cursorBlink,
+        cursorStyle: value('terminal.integrated.cursorStyle') ?? DEFAULT_TERMINAL_APPEARANCE.cursorStyle
+    };
+    const fontSize = value('terminal.integrated.fontSize');
+    const fontFamily = value('terminal.integrated.fontFamily');
+    const lineHeight = value('terminal.integrated.lineHeight');
+    if (fontSize !== undefined) {
+        appearance.fontSize = fontSize;
+    }
+    if (fontFamily !== undefined) {
+        appearance.fontFamily = fontFamily;
+    }
+    if (lineHeight !== undefined) {
+        appearance.lineHeight = lineHeight;
+    }
+    return appearance;
+}
+
+/** Whether a change of settings changes the appearance (hosts send or apply it only then). */
+export function sameTerminalAppearance(a: TerminalAppearance, b: TerminalAppearance): boolean {
+    return a.cursorBlink === b.cursorBlink && a.cursorStyle === b.cursorStyle && a.fontSize === b.fontSize
+        && a.fontFamily === b.fontFamily && a.lineHeight === b.lineHeight;
+}

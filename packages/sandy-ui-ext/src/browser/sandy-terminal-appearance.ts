@@ -1,0 +1,38 @@
+import { injectable, postConstruct, inject } from '@theia/core/shared/inversify';
+import { Emitter } from '@theia/core';
+import { PreferenceService } from '@theia/core/lib/common/preferences';
+import { sameTerminalAppearance, terminalAppearance, TERMINAL_APPEARANCE_SETTINGS } from '@sandy-ui/core/common';
+import type { TerminalAppearance } from '@sandy-ui/core/common';
+
+/** The sandy tab's font and cursor from Theia's own terminal settings (core's terminal-appearance.ts reads and checks them). */
+@injectable()
+export class SandyTerminalAppearance {
+    @inject(PreferenceService) protected readonly preferences: PreferenceService;
+    protected readonly onDidChangeEmitter = new Emitter<TerminalAppearance>();
+    readonly onDidChange = this.onDidChangeEmitter.event;
+    protected current: TerminalAppearance | undefined;
+
+    @postConstruct()
+    protected init(): void {
+        const settings: readonly string[] = TERMINAL_APPEARANCE_SETTINGS;
+        this.preferences.onPreferenceChanged(e => {
+            if (settings.includes(e.preferenceName)) {
+                this.update();
+            }
+        });
+        // A tab restored with the layout may be made before the preferences are read.
+        this.preferences.ready.then(() => this.update());
+    }
+
+    get appearance(): TerminalAppearance {
+        return this.current ??= terminalAppearance(key => this.preferences.inspect(key));
+    }
+
+    protected update(): void {
+        const next = terminalAppearance(key => this.preferences.inspect(key));
+        if (!this.current || !sameTerminalAppearance(this.current, next)) {
+            this.current = next;
+            this.onDidChangeEmitter.fire(next);
+        }
+    }
+}

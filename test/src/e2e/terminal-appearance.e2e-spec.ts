@@ -1,0 +1,66 @@
+/*
+ * The sandy tab draws with the user's terminal settings (Theia's `terminal.integrated.*`, read by core's
+ * terminal-appearance.ts): a steady cursor by default, as Theia's own terminal (a blinking one repaints
+ * the page twice a second while nothing happens), the user's font and cursor as soon as they change them,
+ * the PTY following the new size, and a workspace's absurd value (the agent writes `.theia/settings.json`
+ * in its read-write workspace) never drawn.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { useSandyIde } from './suite';
+
+describe('The sandy tab follows the user\'s terminal settings (end to end)', () => {
+    const suite = useSandyIde({ label: 'terminal-appearance' });
+
+    it('a steady block cursor by default; the user\'s font and cursor once set, with the PTY resized; a workspace\'s absurd font size ignored', async () => {
+        const { ide, browser } = suite;
+        const app = await browser.openApp(ide);
+        await app.openSandyView();
+        const terminal = await app.launch(ide.projectName);
+        await terminal.waitForText("type 'help' for commands", 60_000);
+        await app.poll(async () => !await terminal.banner.isVisible(), 'the daemon banner to go once attached');
+        await terminal.focus();
+        const before = await terminal.appearance();
+        expect(before.cursor, 'the focused cursor: a block, not blinking').to.deep.equal(['xterm-cursor-block']);
+        // Theia's `terminal.integrated.fontSize` defaults to the editor's default size, 14 (the sandy tab drew 13 before).
+        expect(before.fontSize, 'the font size of Theia\'s own terminal').to.equal('14px');
+        const geometry = await terminal.geometry();
+
+        // The user's settings file, as the settings editor writes it.
+        const settingsFile = path.join(ide.home, '.sandy-ide', 'settings.json');
+        const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        fs.writeFileSync(settingsFile, JSON.stringify({
+            ...settings,
+            'terminal.integrated.fontSize': 20,
+            'terminal.integrated.cursorBlinking': true,
+            'terminal.integrated.cursorStyle': 'underline'
+        }, undefined, 4));
+        await app.poll(async () => (await terminal.appearance()).fontSize === '20px', 'the tab to take the user\'s font size');
+        await terminal.focus();
+        expect((await terminal.appearance()).cursor).to.deep.equal(['xterm-cursor-blink', 'xterm-cursor-underline']);
+        const bigger = await app.poll(async () => {
+            const g = await terminal.geometry();
+            return g.cols < geometry.cols && g.rows < geometry.rows ? g : undefined;
+        }, 'fewer, larger cells');
+        // The agent redraws its box at the new size: the PTY followed the tab.
+        await terminal.waitForText(`size: ${bigger.rows}\u00d7${bigger.cols}`);
+        expect(await terminal.reportedSize()).to.deep.equal(bigger);
+
+        // The attack: the workspace's settings (which the agent can write) ask for a font a million pixels
+        // high, which would leave one cell and a 1×1 PTY. The cursor style in the same file shows Theia read it.
+        fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
+        fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), JSON.stringify({
+            'terminal.integrated.fontSize': 1_000_000,
+            'terminal.integrated.fontFamily': 'evil\u001b]52;c;cHduZWQ=\u0007',
+            'terminal.integrated.cursorStyle': 'line'
+        }));
+        await terminal.focus();
+        await app.poll(async () => (await terminal.appearance()).cursor.includes('xterm-cursor-bar'), 'the workspace\'s valid cursor style to be read');
+        const after = await terminal.appearance();
+        expect(after.fontSize, 'the user\'s font size, not the workspace\'s').to.equal('20px');
+        expect(after.fontFamily).to.not.contain('evil');
+        expect(await terminal.geometry()).to.deep.equal(bigger);
+        expect(await terminal.reportedSize()).to.deep.equal(bigger);
+    });
+});
