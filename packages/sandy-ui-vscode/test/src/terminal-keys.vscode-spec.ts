@@ -2,11 +2,14 @@
  * Keys with the focus in a sandy tab in a real VS Code (code-server, the linux .vsix): F1 and Ctrl+P
  * open the command palette and Quick Open (core's default `sandy.terminal.ideKeys`) instead of reaching
  * the agent as ^[OP and ^P, Ctrl+Shift+Alt+X stops the session, while Ctrl+R still reaches the agent —
- * the same list as the Theia tab.
+ * the same list as the Theia tab. Then the tab's appearance follows VS Code's `terminal.integrated.*`
+ * settings (core's terminal-appearance.ts), as the Theia tab follows Theia's.
  * (integration)
  */
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -88,4 +91,82 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await new Promise(r => setTimeout(r, 1500));
         expect(server.pluginLog().split('sandy.stop by its key').length - 1, 'sandy.stop relayed once').to.equal(1);
     });
+
+    it('the tab draws with VS Code\'s terminal settings: a steady cursor by default, the user\'s font and cursor once set (the PTY resized), a workspace\'s absurd font size ignored', async () => {
+        let terminal = await bench.visibleWebview('terminal', 30_000);
+        await terminal.locator('.sandy-terminal-banner button.sandy-relaunch').click();
+        await poll(async () => (await terminalText(terminal)).includes('type \'help\' for commands'), { message: 'the relaunched agent', timeout: 60_000 });
+        await terminal.locator('.xterm-helper-textarea').focus();
+        const before = await appearance(terminal);
+        expect(before.cursor, 'the focused cursor: a block, not blinking (VS Code\'s terminal default)').to.deep.equal(['xterm-cursor-block']);
+        expect(before.fontSize, 'VS Code\'s terminal.integrated.fontSize default').to.equal('14px');
+        const first = await geometry(terminal);
+
+        // In the user's settings, through VS Code's own editor (code-server does not notice a file written behind its back).
+        const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
+        const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        await editSettingsJson('Preferences: Open User Settings (JSON)', settingsFile, {
+            ...settings, 'terminal.integrated.fontSize': 20, 'terminal.integrated.cursorBlinking': true, 'terminal.integrated.cursorStyle': 'underline'
+        });
+        await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
+        terminal = await bench.visibleWebview('terminal', 30_000);
+        await poll(async () => (await appearance(terminal)).fontSize === '20px', { message: 'the tab to take the user\'s font size', timeout: 30_000 });
+        await terminal.locator('.xterm-helper-textarea').focus();
+        expect((await appearance(terminal)).cursor).to.deep.equal(['xterm-cursor-blink', 'xterm-cursor-underline']);
+        const bigger = await poll(async () => {
+            const g = await geometry(terminal);
+            return g.cols < first.cols && g.rows < first.rows ? g : undefined;
+        }, { message: 'fewer, larger cells' });
+        await poll(async () => (await terminalText(terminal)).includes(`size: ${bigger.rows}\u00d7${bigger.cols}`), { message: 'the agent to redraw at the new size (the PTY followed)' });
+
+        // The attack: the repository's .vscode/settings.json asks for a font a million pixels high (one
+        // cell, a 1×1 PTY); the cursor style in the same file shows VS Code read it.
+        const workspace = world.workspace(NAME);
+        await editSettingsJson('Preferences: Open Workspace Settings (JSON)', path.join(workspace, '.vscode', 'settings.json'), {
+            'terminal.integrated.fontSize': 1_000_000, 'terminal.integrated.fontFamily': 'evil\u001b]52;c;cHduZWQ=\u0007', 'terminal.integrated.cursorStyle': 'line'
+        });
+        await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
+        terminal = await bench.visibleWebview('terminal', 30_000);
+        await terminal.locator('.xterm-helper-textarea').focus();
+        await poll(async () => (await appearance(terminal)).cursor.includes('xterm-cursor-bar'), { message: 'the workspace\'s valid cursor style to be read', timeout: 30_000 });
+        const after = await appearance(terminal);
+        expect(after.fontSize, 'the user\'s font size, not the workspace\'s').to.equal('20px');
+        expect(after.fontFamily).to.not.contain('evil');
+        expect(await geometry(terminal)).to.deep.equal(bigger);
+    });
+
+    /** Replaces a settings file's text in VS Code's JSON editor (pasted, so no auto-closing brackets), saves it, and waits for the file. */
+    async function editSettingsJson(command: string, file: string, value: Record<string, unknown>): Promise<void> {
+        await bench.runCommand(command);
+        const editor = page.locator('.editor-instance .monaco-editor textarea').first();
+        await editor.waitFor({ state: 'attached', timeout: 30_000 });
+        await poll(async () => ((await bench.activeTabTitle()) ?? '').includes('settings.json'), { message: `${command} to open settings.json` });
+        await editor.focus();
+        await bench.setClipboard(JSON.stringify(value, undefined, 2));
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Control+V');
+        await page.keyboard.press('Control+S');
+        const key = Object.keys(value).find(k => k.startsWith('terminal.'))!;
+        await poll(() => fs.existsSync(file) && JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))[key]) === JSON.stringify(value[key]), { message: `${file} saved` });
+    }
 });
+
+/** The rows' computed font and the cursor's classes (the DOM renderer styles a focused cursor so). */
+function appearance(frame: Frame): Promise<{ fontSize: string; fontFamily: string; cursor: string[] }> {
+    return frame.$eval('.xterm-rows', rows => {
+        const style = getComputedStyle(rows);
+        const cursor = rows.querySelector('.xterm-cursor');
+        return { fontSize: style.fontSize, fontFamily: style.fontFamily, cursor: cursor ? Array.from(cursor.classList).filter(c => c !== 'xterm-cursor').sort() : [] };
+    });
+}
+
+/** The xterm's size from its DOM: rows drawn, and the screen's width over the measured cell width. */
+function geometry(frame: Frame): Promise<{ rows: number; cols: number }> {
+    return frame.$eval('.xterm', node => {
+        const rows = node.querySelectorAll('.xterm-rows > div').length;
+        const screen = node.querySelector<HTMLElement>('.xterm-screen')!;
+        const measure = node.querySelector<HTMLElement>('.xterm-char-measure-element')!;
+        const cell = measure.getBoundingClientRect().width / (measure.textContent ?? '').length;
+        return { rows, cols: Math.round(screen.getBoundingClientRect().width / cell) };
+    });
+}
