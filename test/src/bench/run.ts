@@ -21,7 +21,7 @@ import { BundleMap, CpuProfile, InspectorSession, summariseProfile } from './pro
 import { freePort } from '../support/processes';
 import { Report, delay, log, round } from './report';
 import {
-    FloodProfiler, RAW_SHARE_TARGET, THROUGHPUT_TARGET, benchFloodComparison, benchIdleCpu, benchPolls, benchSandyEcho, benchTheiaEcho, benchTheiaFloodPanel, exitSandySession,
+    FloodProfiler, RAW_SHARE_TARGET, THROUGHPUT_TARGET, benchFloodComparison, benchIdleCpu, benchPageIdle, benchPolls, benchSandyEcho, benchTheiaEcho, benchTheiaFloodPanel, exitSandySession,
     exitTheiaTerminal, launchProject, openTheiaTerminal, prepareTheiaShell, theiaRunUntilTitle
 } from './ui-bench';
 
@@ -42,6 +42,7 @@ const PRODUCT_POLL_MS = 5000;
 const config = {
     floodLines: intEnv('BENCH_FLOOD_LINES', 50000),
     floodSamples: intEnv('BENCH_FLOOD_SAMPLES', 5),
+    pageIdleWindowS: intEnv('BENCH_PAGE_IDLE_WINDOW_S', 10),
     echoSamples: intEnv('BENCH_ECHO_SAMPLES', 200),
     /** SANDY_IDE_POLL_MS for the backend; unset = the product's 5 s (the idle-CPU number then reflects the default). */
     pollMs: process.env.BENCH_POLL_MS ? intEnv('BENCH_POLL_MS', PRODUCT_POLL_MS) : undefined,
@@ -61,7 +62,7 @@ const config = {
     trace: process.env.BENCH_TRACE === '1',
     only: (process.env.BENCH_ONLY ?? '').split(',').map(x => x.trim()).filter(Boolean)
 };
-const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'normal', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
+const SECTIONS = ['raw', 'pipeline', 'memory', 'flood', 'normal', 'pageidle', 'echo', 'attach', 'polls', 'idle', 'attention', 'vscode'] as const;
 /** Sections that need no Sandy IDE (Node alone, or their own code-server). */
 const NODE_ONLY: readonly Section[] = ['raw', 'pipeline', 'vscode'];
 type Section = typeof SECTIONS[number];
@@ -251,7 +252,7 @@ async function main(): Promise<number> {
             if (page && sandyReady && enabled('echo')) {
                 await section('2a sandy tab keystroke echo', () => benchSandyEcho(report, page, config.echoSamples));
             }
-            if (page && (enabled('flood') || enabled('normal') || enabled('echo'))) {
+            if (page && (enabled('flood') || enabled('normal') || enabled('echo') || enabled('pageidle'))) {
                 await section("open Theia's terminal", async () => {
                     const t = await openTheiaTerminal(page);
                     await focusTheiaTerminal(page, t);
@@ -274,6 +275,10 @@ async function main(): Promise<number> {
             if (page && t && sandyReady && enabled('normal')) {
                 await section('1d throughput on the normal screen (every byte drawn): sandy tab and Theia terminal, maximized, alternating',
                     () => benchFloodComparison(report, page, t, s, config.floodLines, Math.min(3, config.floodSamples), new CpuProbe(b.pid, s.root), undefined, 'normal'));
+            }
+            if (page && t && sandyReady && enabled('pageidle')) {
+                await section('6 page CPU with a focused, idle terminal: sandy tab and Theia terminal, maximized',
+                    () => benchPageIdle(report, page, t, new CpuProbe(b.pid, s.root), config.pageIdleWindowS));
             }
             if (page && t) {
                 await section("close Theia's terminal", async () => {

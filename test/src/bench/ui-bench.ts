@@ -531,6 +531,45 @@ export async function benchIdleCpu(report: Report, backend: Backend, s: Scratch,
     });
 }
 
+/**
+ * What a terminal costs the page while nothing happens: the focused sandy tab, then Theia's focused terminal
+ * (the reference), each maximized and left alone, `windowS` seconds each after 3 s to settle; CPU of all the
+ * bench's Chromium processes (renderer, GPU process, browser). A blinking cursor or caret makes the page
+ * repaint all the time (issue 14: the sandy tab used about 14 % of a core so before its cursor stopped blinking).
+ */
+export async function benchPageIdle(report: Report, page: Page, t: TheiaTerminal, probe: CpuProbe, windowS: number): Promise<void> {
+    const terminals: Array<{ key: string; label: string; show: () => Promise<void> }> = [
+        { key: 'sandy_tab', label: 'the sandy tab', show: () => focusSandyTerminal(page) },
+        { key: 'theia_terminal', label: 'Theia\'s terminal', show: () => focusTheiaTerminal(page, t) }
+    ];
+    for (const terminal of terminals) {
+        await toggleMaximized(page, terminal.show);
+        await terminal.show();
+        await delay(3000);
+        const perSecond: number[] = [];
+        const byType: Array<Record<string, number>> = [];
+        let total = 0;
+        log(`  ${terminal.label} focused and idle for ${windowS} s`);
+        for (let i = 0; i < windowS; i++) {
+            const before = probe.snapshot();
+            await delay(1000);
+            const cpu = probe.since(before);
+            perSecond.push(round(cpu.browserMs / 10, 1));
+            byType.push(cpu.browserByType);
+            total += cpu.browserMs;
+        }
+        const sum = (type: string) => byType.reduce((n, b) => n + (b[type] ?? 0), 0);
+        report.add({
+            id: `cpu.page_idle.${terminal.key}.percent_of_core`,
+            description: `CPU of all Chromium processes while ${terminal.label}, maximized, has the focus and nothing is written to it, over ${windowS} s. Percent of one core; samples per second (10 ms resolution).`
+                + (terminal.key === 'sandy_tab' ? ' The sandy tab\'s cursor follows terminal.integrated.cursorBlinking (off by default).' : ' The reference.'),
+            value: round(total / windowS / 10, 2), unit: '% of one core', samples: perSecond, sampleUnit: '% of one core per 1 s',
+            details: { windowS, rendererMs: sum('renderer'), gpuProcessMs: sum('gpu-process'), browserMs: sum('browser') }
+        });
+        await toggleMaximized(page, terminal.show);
+    }
+}
+
 export async function exitSandySession(page: Page): Promise<void> {
     await focusSandyTerminal(page);
     await page.keyboard.type('exit');
