@@ -1,4 +1,4 @@
-import { FakeUri, FakeWebviewPanel, recorded, resetFakeVscode } from './testing/fake-vscode';
+import { changeSettings, FakeUri, FakeWebviewPanel, recorded, resetFakeVscode } from './testing/fake-vscode';
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -117,6 +117,22 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
 
     it('tells the page the workspace, so only file links inside it are drawn as links', () => {
         expect(panel.posted).to.deep.include({ type: 'links', workspace });
+    });
+
+    it('gives a page that says hello VS Code\'s terminal settings before it measures, and each change of them after', () => {
+        changeSettings({ 'terminal.integrated.fontSize': 18, 'terminal.integrated.cursorBlinking': true });
+        panel.posted.length = 0;
+        // A reloaded page: it says hello, and is sent the appearance again although nothing changed.
+        fromPage({ type: 'hello' });
+        expect(panel.posted).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'block', fontSize: 18 }]);
+        changeSettings({ 'terminal.integrated.cursorStyle': 'line' });
+        expect(panel.posted.slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'bar', fontSize: 18 }]);
+        changeSettings({ 'editor.fontSize': 30, 'terminal.integrated.cursorStyle': 'line' });
+        expect(panel.posted, 'nothing new: not sent again').to.have.length(2);
+        // The page's settings message off its schema is refused by the page's messenger (zod), e.g. CSS as a family;
+        // core never builds one: the host's own read refuses it.
+        changeSettings({ 'terminal.integrated.fontFamily': 'mono; } * { color: red } .x {' });
+        expect(panel.posted, 'the family refused: the same appearance, not sent').to.have.length(2);
     });
 
     it('the page cannot make a toast: its notify message (gone from the protocol) is refused, and nothing is shown', async () => {

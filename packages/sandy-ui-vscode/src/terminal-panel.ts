@@ -70,8 +70,10 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     protected savedState: string | undefined;
     /** The ideKeys last sent to the page (a reloaded page is sent them again). */
     protected sentIdeKeys: string | undefined;
-    /** The appearance last sent to the page (likewise). */
+    /** The appearance last sent to the page (a page that says `hello` is sent it again). */
     protected sentAppearance: string | undefined;
+    /** The page said `hello`: its script listens. */
+    protected pageListening = false;
     protected readonly toDispose: vscode.Disposable[] = [];
 
     /**
@@ -232,7 +234,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         const settings = vscode.workspace.getConfiguration();
         const appearance = terminalAppearance(key => settings.inspect(key));
         const text = JSON.stringify(appearance);
-        if (this.pageReady && text !== this.sentAppearance) {
+        if ((this.pageListening || this.pageReady) && text !== this.sentAppearance) {
             this.sentAppearance = text;
             this.page.notify('appearance', appearance);
         }
@@ -240,13 +242,18 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
 
     /** What the page says: already parsed against the terminal protocol (refusals are logged, never thrown). */
     protected listen(): void {
+        // A (re)loaded page: it measures once it has the appearance (the font decides its size).
+        this.page.onNotification('hello', () => {
+            this.pageListening = true;
+            this.pageLoaded();
+            this.sentAppearance = undefined;
+            this.sendAppearance();
+        });
         this.page.onNotification('ready', ({ cols, rows }) => {
             this.size = { cols, rows };
             this.pageReady = true;
             this.sentIdeKeys = undefined;
-            this.sentAppearance = undefined;
             this.pageLoaded();
-            // First: a font other than the page's default changes the size the session gets.
             this.sendAppearance();
             // Before any output: which file links are links is the session's workspace's business.
             this.page.notify('links', { workspace: this.terminal.workspace });

@@ -2,8 +2,8 @@
  * The sandy tab draws with the user's terminal settings (Theia's `terminal.integrated.*`, read by core's
  * terminal-appearance.ts): a steady cursor by default, as Theia's own terminal (a blinking one repaints
  * the page twice a second while nothing happens), the user's font and cursor as soon as they change them,
- * the PTY following the new size, and a workspace's absurd value (the agent writes `.theia/settings.json`
- * in its read-write workspace) never drawn.
+ * the PTY following the new size, and a workspace's absurd or CSS-injecting value (the agent writes
+ * `.theia/settings.json` in its read-write workspace) never drawn.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -48,11 +48,12 @@ describe('The sandy tab follows the user\'s terminal settings (end to end)', () 
         expect(await terminal.reportedSize()).to.deep.equal(bigger);
 
         // The attack: the workspace's settings (which the agent can write) ask for a font a million pixels
-        // high, which would leave one cell and a 1×1 PTY. The cursor style in the same file shows Theia read it.
+        // high, which would leave one cell and a 1×1 PTY, and a font family that closes the CSS rule xterm
+        // writes it into and adds a rule of its own (3 px rows). The cursor style in the same file shows Theia read it.
         fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
         fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), JSON.stringify({
             'terminal.integrated.fontSize': 1_000_000,
-            'terminal.integrated.fontFamily': 'evil\u001b]52;c;cHduZWQ=\u0007',
+            'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {',
             'terminal.integrated.cursorStyle': 'line'
         }));
         await terminal.focus();

@@ -91,6 +91,8 @@ export interface FakeVscodeRecord {
     /** What the next showInformationMessage resolves to (e.g. 'Show'). */
     infoAnswer: string | undefined;
     settings: Record<string, unknown>;
+    /** `vscode.workspace.onDidChangeConfiguration` listeners ({@link changeSettings} calls them). */
+    configurationListeners: Array<(e: { affectsConfiguration(section: string): boolean }) => void>;
     /** `vscode.window.state.focused`: whether the window has the user's focus. */
     windowFocused: boolean;
     /** `vscode.env.uiKind` (1 Desktop, 2 Web) and `appName`. */
@@ -100,12 +102,20 @@ export interface FakeVscodeRecord {
 
 export const recorded: FakeVscodeRecord = {
     panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
-    uiKind: 1, appName: 'Visual Studio Code'
+    configurationListeners: [], uiKind: 1, appName: 'Visual Studio Code'
 };
+
+/** The user's settings change as VS Code reports it: the new values, then the event. */
+export function changeSettings(values: Record<string, unknown>): void {
+    Object.assign(recorded.settings, values);
+    const keys = Object.keys(values);
+    const event = { affectsConfiguration: (section: string) => keys.some(k => k === section || k.startsWith(`${section}.`)) };
+    [...recorded.configurationListeners].forEach(listener => listener(event));
+}
 
 export function resetFakeVscode(): void {
     Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
-        uiKind: 1, appName: 'Visual Studio Code' });
+        configurationListeners: [], uiKind: 1, appName: 'Visual Studio Code' });
 }
 
 const noDispose = { dispose: () => undefined };
@@ -141,6 +151,10 @@ export const fakeVscode = {
         createOutputChannel: () => ({ info: () => undefined, warn: () => undefined, error: () => undefined, appendLine: () => undefined, dispose: () => undefined })
     },
     workspace: {
+        onDidChangeConfiguration: (listener: (e: { affectsConfiguration(section: string): boolean }) => void) => {
+            recorded.configurationListeners.push(listener);
+            return { dispose: () => recorded.configurationListeners.splice(recorded.configurationListeners.indexOf(listener) >>> 0, 1) };
+        },
         getConfiguration: () => ({
             get: (key: string) => recorded.settings[key],
             inspect: (key: string) => key in recorded.settings ? { key, globalValue: recorded.settings[key] } : undefined

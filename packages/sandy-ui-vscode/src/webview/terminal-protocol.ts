@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-    arrayField, exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField, TERMINAL_FONT_SIZE_RANGE,
+    arrayField, exactObject, intField, isFontFamilyList, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField, TERMINAL_FONT_SIZE_RANGE,
     TERMINAL_LINE_HEIGHT_RANGE
 } from '@sandy-ui/core/common';
 
@@ -39,6 +39,11 @@ export type TerminalTabState = { workspace: string; sessionId?: string };
 
 export const terminalToHost = messageSet({
     notifications: {
+        /**
+         * The page's script runs: the host sends what decides how the page measures (`appearance`) before
+         * the page measures and says `ready`.
+         */
+        hello: {},
         /** The view is laid out: its measured size (a launch never uses a default size). */
         ready: { cols, rows },
         input: { data: textField(MAX_INPUT_CHARS) },
@@ -84,7 +89,7 @@ export const terminalToView = messageSet({
             cursorBlink: z.boolean(),
             cursorStyle: z.enum(['block', 'underline', 'bar']),
             fontSize: optionalField(z.number().min(TERMINAL_FONT_SIZE_RANGE.min).max(TERMINAL_FONT_SIZE_RANGE.max)),
-            fontFamily: optionalField(textField(300)),
+            fontFamily: optionalField(textField(300).refine(isFontFamilyList, { message: 'is not a font-family list' })),
             lineHeight: optionalField(z.number().min(TERMINAL_LINE_HEIGHT_RANGE.min).max(TERMINAL_LINE_HEIGHT_RANGE.max))
         },
         /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */

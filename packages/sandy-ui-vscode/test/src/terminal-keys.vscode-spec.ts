@@ -120,10 +120,11 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await poll(async () => (await terminalText(terminal)).includes(`size: ${bigger.rows}\u00d7${bigger.cols}`), { message: 'the agent to redraw at the new size (the PTY followed)' });
 
         // The attack: the repository's .vscode/settings.json asks for a font a million pixels high (one
-        // cell, a 1×1 PTY); the cursor style in the same file shows VS Code read it.
+        // cell, a 1×1 PTY) and a font family that closes xterm's CSS rule and adds one (3 px rows); the
+        // cursor style in the same file shows VS Code read it.
         const workspace = world.workspace(NAME);
         await editSettingsJson('Preferences: Open Workspace Settings (JSON)', path.join(workspace, '.vscode', 'settings.json'), {
-            'terminal.integrated.fontSize': 1_000_000, 'terminal.integrated.fontFamily': 'evil\u001b]52;c;cHduZWQ=\u0007', 'terminal.integrated.cursorStyle': 'line'
+            'terminal.integrated.fontSize': 1_000_000, 'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {', 'terminal.integrated.cursorStyle': 'line'
         });
         await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
         terminal = await bench.visibleWebview('terminal', 30_000);

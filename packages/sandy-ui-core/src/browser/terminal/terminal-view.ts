@@ -4,7 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
-import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance } from '../../common/terminal/terminal-appearance';
+import { DEFAULT_TERMINAL_APPEARANCE, isFontFamilyList, TerminalAppearance } from '../../common/terminal/terminal-appearance';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
@@ -300,7 +300,9 @@ export class SandyTerminalView {
             cursorBlink: a.cursorBlink,
             cursorStyle: a.cursorStyle,
             fontSize: a.fontSize ?? this.options.fontSize ?? DEFAULT_FONT_SIZE,
-            fontFamily: a.fontFamily ?? this.options.fontFamily ?? DEFAULT_FONT_FAMILY,
+            // Checked here, the one way into xterm in both hosts (the host's fallback too: VS Code's editor font,
+            // which a workspace can set): xterm writes the family into a <style> element's text.
+            fontFamily: [a.fontFamily, this.options.fontFamily].find(f => f !== undefined && isFontFamilyList(f)) ?? DEFAULT_FONT_FAMILY,
             lineHeight: a.lineHeight ?? 1
         };
     }

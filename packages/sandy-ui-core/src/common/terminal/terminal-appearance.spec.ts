@@ -41,13 +41,45 @@ describe('terminal appearance (the host\'s terminal.integrated.* settings)', () 
         }
     });
 
-    it('the most specific valid value counts: a workspace\'s absurd one falls back to the user\'s, then the host default', () => {
+    it('a font family is a CSS font-family list and nothing more: the family that would add CSS rules to the page is refused', () => {
+        for (const family of ['Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace', "'Droid Sans Mono', 'monospace', monospace",
+            '"Fira Code"', 'Noto Sans Mono CJK JP', 'ＭＳ ゴシック, monospace', 'JetBrains_Mono-NL']) {
+            expect(read({ 'terminal.integrated.fontFamily': family }).fontFamily, family).to.equal(family);
+        }
+        for (const family of [
+            'monospace; } * { background: url(https://evil.example/x) } .y {',
+            'monospace}</style><img src=x onerror=alert(1)>',
+            '"a\\" ; color: red',
+            '"mono"; } body { display: none',
+            "'mono', url(https://evil.example/f.woff)",
+            '@import "https://evil.example/x.css"',
+            'mono,,sans',
+            'mono, "unterminated'
+        ]) {
+            expect(read({ 'terminal.integrated.fontFamily': family }).fontFamily, family).to.equal(undefined);
+        }
+    });
+
+    it('the most specific valid value counts (folder, workspace, user, default); an invalid one falls through to the next', () => {
+        const style = (scopes: Record<string, unknown>) => terminalAppearance(key => key === 'terminal.integrated.cursorStyle' ? scopes : undefined).cursorStyle;
+        expect(style({ defaultValue: 'block', globalValue: 'underline', workspaceValue: 'line', workspaceFolderValue: 'block' })).to.equal('block');
+        expect(style({ defaultValue: 'block', globalValue: 'underline', workspaceValue: 'line' })).to.equal('bar');
+        expect(style({ defaultValue: 'block', globalValue: 'underline', workspaceValue: 'beam', workspaceFolderValue: 42 })).to.equal('underline');
+        expect(style({ defaultValue: 'underline', globalValue: { evil: true } })).to.equal('underline');
+        const family = terminalAppearance(key => key === 'terminal.integrated.fontFamily'
+            ? { defaultValue: 'monospace', globalValue: '"Fira Code"', workspaceValue: 'mono; } * { color: red } .x {' } : undefined).fontFamily;
+        expect(family, 'the workspace\'s CSS refused: the user\'s family').to.equal('"Fira Code"');
+    });
+
+    it('the font size and line height count only from the user and the default: a workspace\'s, even in range, would choose the agent\'s rows', () => {
         const appearance = terminalAppearance(key => key === 'terminal.integrated.fontSize'
-            ? { defaultValue: 14, globalValue: 20, workspaceValue: 1e6, workspaceFolderValue: 'huge' }
-            : key === 'terminal.integrated.cursorBlinking' ? { defaultValue: false, workspaceValue: true } : undefined);
-        expect(appearance.fontSize, 'the user\'s 20, not the workspace\'s 1e6').to.equal(20);
-        expect(appearance.cursorBlink, 'a valid workspace value is the workspace\'s to set, as for the host\'s terminal').to.equal(true);
-        expect(terminalAppearance(() => ({ defaultValue: 14, workspaceValue: 5 })).fontSize).to.equal(14);
+            ? { defaultValue: 14, globalValue: 20, workspaceValue: 100, workspaceFolderValue: 90 }
+            : key === 'terminal.integrated.lineHeight' ? { defaultValue: 1, workspaceValue: 3 }
+                : key === 'terminal.integrated.cursorBlinking' ? { defaultValue: false, workspaceValue: true } : undefined);
+        expect(appearance.fontSize, 'the user\'s 20, not the workspace\'s 100').to.equal(20);
+        expect(appearance.lineHeight, 'the default 1, not the workspace\'s 3').to.equal(1);
+        expect(appearance.cursorBlink, 'the cursor is the workspace\'s to set, as for the host\'s terminal').to.equal(true);
+        expect(terminalAppearance(() => ({ defaultValue: 14, globalValue: 5 })).fontSize, 'the user\'s out-of-range value: the default').to.equal(14);
     });
 
     it('compares by value (hosts send or apply a change only when there is one)', () => {

@@ -3,9 +3,11 @@
  * the Theia IDE and the VS Code plugin (both name them `terminal.integrated.*` with the same meanings),
  * so a sandy tab looks like the user's other terminals and follows them when they change.
  *
- * These are appearance only: a workspace may set them, as it may for the host's terminal, but every
- * value is checked here (a settings file may hold anything, and the agent can write the workspace's):
- * a value of the wrong type or out of range counts as unset, never as a crash or a one-cell terminal.
+ * A workspace may set the cursor and the font family, as it may for the host's terminal, but not the font
+ * size or line height (they decide the agent's rows and columns), and every value is checked here (a
+ * settings file may hold anything, and the agent can write the workspace's): a value of the wrong type, out
+ * of range, or a font family that is more than a family list counts as unset, never as a crash, a one-cell
+ * terminal or CSS in the page.
  */
 import type { SettingInspection } from '../host/host-settings';
 
@@ -48,25 +50,47 @@ function inRange(range: { min: number; max: number }): (value: unknown) => numbe
     return value => typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max ? value : undefined;
 }
 
+/** One family: a name in quotes (nothing inside that could end the string or the rule), or bare words. */
+const FONT_FAMILY_ITEM = /^(?:"[^"'\\;{}<>\u0000-\u001f\u007f]*"|'[^"'\\;{}<>\u0000-\u001f\u007f]*'|[\p{L}\p{N} _-]+)$/u;
+
+/**
+ * Whether `value` is a CSS font-family list and nothing more. xterm's DOM renderer writes the family
+ * into the text of a <style> element, so anything else (`monospace; } * { background: url(…) }`) would
+ * be CSS rules of the workspace's choosing in the IDE's page: a request to any server, selectors that read the page.
+ */
+export function isFontFamilyList(value: string): boolean {
+    const items = value.split(',').map(item => item.trim());
+    return items.length > 0 && items.every(item => item.length > 0 && FONT_FAMILY_ITEM.test(item));
+}
+
 const CHECKS = {
     'terminal.integrated.cursorBlinking': (v: unknown) => typeof v === 'boolean' ? v : undefined,
     // Both hosts say `line` for what xterm calls a bar.
     'terminal.integrated.cursorStyle': (v: unknown): TerminalCursorStyle | undefined => v === 'block' || v === 'underline' ? v : v === 'line' || v === 'bar' ? 'bar' : undefined,
     'terminal.integrated.fontSize': inRange(TERMINAL_FONT_SIZE_RANGE),
-    // A font-family list is plain text in a CSS property (never markup); one with control characters is no font's.
-    'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && v.trim() && v.length <= MAX_FONT_FAMILY_CHARS && !/[\u0000-\u001f\u007f]/.test(v) ? v.trim() : undefined,
+    'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && v.length <= MAX_FONT_FAMILY_CHARS && isFontFamilyList(v) ? v.trim() : undefined,
     'terminal.integrated.lineHeight': inRange(TERMINAL_LINE_HEIGHT_RANGE)
 } satisfies Record<TerminalAppearanceSetting, (value: unknown) => unknown>;
 
 /**
+ * Settings that decide how many rows and columns the agent gets: a workspace value of these does not count
+ * (a font 100 px high in a repository's settings would leave the agent two rows in every sandy tab of the
+ * window); only the user's and the host's default do, as for sandy's host-controlled settings.
+ */
+const USER_ONLY: readonly TerminalAppearanceSetting[] = ['terminal.integrated.fontSize', 'terminal.integrated.lineHeight'];
+
+/**
  * The appearance from the host's settings: `inspect` gives a setting's value in each scope (both hosts'
  * `inspect()`). The most specific scope whose value passes its check counts (folder, workspace, user,
- * default), so a workspace's absurd value falls back to the user's own, not to nothing.
+ * default), so a workspace's invalid value falls back to the user's, not to nothing; for the font size and
+ * line height only the user's and the default count.
  */
 export function terminalAppearance(inspect: (key: TerminalAppearanceSetting) => SettingInspection | undefined): TerminalAppearance {
     const value = <K extends TerminalAppearanceSetting>(key: K): ReturnType<typeof CHECKS[K]> | undefined => {
         const i = inspect(key);
-        for (const candidate of [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue, i?.defaultValue]) {
+        const scopes = USER_ONLY.includes(key) ? [i?.globalValue, i?.defaultValue]
+            : [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue, i?.defaultValue];
+        for (const candidate of scopes) {
             const checked = CHECKS[key](candidate) as ReturnType<typeof CHECKS[K]> | undefined;
             if (checked !== undefined) {
                 return checked;

@@ -70,14 +70,28 @@ host.onNotification('banner', ({ text, action }) => banner.show(text, action));
 host.onNotification('clear', () => view.clear());
 host.onNotification('focus', () => view.focus());
 host.onNotification('theme', () => view.setTheme(theme()));
-host.onNotification('appearance', appearance => view.setAppearance(appearance));
 // What VS Code gives back to the host's panel serializer after a window reload (the tab's workspace
 // and session, checked by the messenger here and again by the host there).
 host.onNotification('state', ({ workspace, sessionId }) => webviewState.set(sessionId ? { workspace, sessionId } : { workspace }));
 
-// Wait for the layout so the first measure is the real panel, never a default size.
-requestAnimationFrame(() => {
-    const size = view.measure();
-    host.notify('ready', { cols: size.cols, rows: size.rows });
-    view.focus();
+// Measure once the host's terminal settings (the font) are applied, or after APPEARANCE_WAIT_MS without
+// them (a host that never sends them), and after the layout, so the first size is the real panel's.
+const APPEARANCE_WAIT_MS = 1000;
+let measured = false;
+const measureAndSayReady = () => {
+    if (measured) {
+        return;
+    }
+    measured = true;
+    requestAnimationFrame(() => {
+        const size = view.measure();
+        host.notify('ready', { cols: size.cols, rows: size.rows });
+        view.focus();
+    });
+};
+host.onNotification('appearance', appearance => {
+    view.setAppearance(appearance);
+    measureAndSayReady();
 });
+setTimeout(measureAndSayReady, APPEARANCE_WAIT_MS);
+host.notify('hello');
