@@ -13,7 +13,7 @@ import { useSandyIde } from './suite';
 describe('The sandy tab follows the user\'s terminal settings (end to end)', () => {
     const suite = useSandyIde({ label: 'terminal-appearance' });
 
-    it('a steady block cursor by default; the user\'s font and cursor once set, with the PTY resized; a workspace\'s absurd font size ignored', async () => {
+    it('a steady block cursor by default; the user\'s font and cursor once set, with the PTY resized; a workspace\'s font size and CSS ignored', async () => {
         const { ide, browser } = suite;
         const app = await browser.openApp(ide);
         await app.openSandyView();
@@ -47,12 +47,12 @@ describe('The sandy tab follows the user\'s terminal settings (end to end)', () 
         await terminal.waitForText(`size: ${bigger.rows}\u00d7${bigger.cols}`);
         expect(await terminal.reportedSize()).to.deep.equal(bigger);
 
-        // The attack: the workspace's settings (which the agent can write) ask for a font a million pixels
-        // high, which would leave one cell and a 1×1 PTY, and a font family that closes the CSS rule xterm
+        // The attack: the workspace's settings (which the agent can write) ask for a font 100 px high (in
+        // range, but it would leave the agent two rows), and a font family that closes the CSS rule xterm
         // writes it into and adds a rule of its own (3 px rows). The cursor style in the same file shows Theia read it.
         fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
         fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), JSON.stringify({
-            'terminal.integrated.fontSize': 1_000_000,
+            'terminal.integrated.fontSize': 100,
             'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {',
             'terminal.integrated.cursorStyle': 'line'
         }));

@@ -92,7 +92,7 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         expect(server.pluginLog().split('sandy.stop by its key').length - 1, 'sandy.stop relayed once').to.equal(1);
     });
 
-    it('the tab draws with VS Code\'s terminal settings: a steady cursor by default, the user\'s font and cursor once set (the PTY resized), a workspace\'s absurd font size ignored', async () => {
+    it('the tab draws with VS Code\'s terminal settings: a steady cursor by default, the user\'s font and cursor once set (the PTY resized), a workspace\'s font size and CSS ignored', async () => {
         let terminal = await bench.visibleWebview('terminal', 30_000);
         await terminal.locator('.sandy-terminal-banner button.sandy-relaunch').click();
         await poll(async () => (await terminalText(terminal)).includes('type \'help\' for commands'), { message: 'the relaunched agent', timeout: 60_000 });
@@ -119,12 +119,12 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         }, { message: 'fewer, larger cells' });
         await poll(async () => (await terminalText(terminal)).includes(`size: ${bigger.rows}\u00d7${bigger.cols}`), { message: 'the agent to redraw at the new size (the PTY followed)' });
 
-        // The attack: the repository's .vscode/settings.json asks for a font a million pixels high (one
-        // cell, a 1×1 PTY) and a font family that closes xterm's CSS rule and adds one (3 px rows); the
+        // The attack: the repository's .vscode/settings.json asks for a font 100 px high (in range, but
+        // it would leave the agent two rows) and a font family that closes xterm's CSS rule and adds one (3 px rows); the
         // cursor style in the same file shows VS Code read it.
         const workspace = world.workspace(NAME);
         await editSettingsJson('Preferences: Open Workspace Settings (JSON)', path.join(workspace, '.vscode', 'settings.json'), {
-            'terminal.integrated.fontSize': 1_000_000, 'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {', 'terminal.integrated.cursorStyle': 'line'
+            'terminal.integrated.fontSize': 100, 'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {', 'terminal.integrated.cursorStyle': 'line'
         });
         await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
         terminal = await bench.visibleWebview('terminal', 30_000);
