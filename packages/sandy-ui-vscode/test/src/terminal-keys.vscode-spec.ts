@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { readXtermAppearance, readXtermGeometry } from '@sandy-ui/test/lib/support/xterm-dom';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -152,22 +153,5 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
     }
 });
 
-/** The rows' computed font and the cursor's classes (the DOM renderer styles a focused cursor so). */
-function appearance(frame: Frame): Promise<{ fontSize: string; fontFamily: string; cursor: string[] }> {
-    return frame.$eval('.xterm-rows', rows => {
-        const style = getComputedStyle(rows);
-        const cursor = rows.querySelector('.xterm-cursor');
-        return { fontSize: style.fontSize, fontFamily: style.fontFamily, cursor: cursor ? Array.from(cursor.classList).filter(c => c !== 'xterm-cursor').sort() : [] };
-    });
-}
-
-/** The xterm's size from its DOM: rows drawn, and the screen's width over the measured cell width. */
-function geometry(frame: Frame): Promise<{ rows: number; cols: number }> {
-    return frame.$eval('.xterm', node => {
-        const rows = node.querySelectorAll('.xterm-rows > div').length;
-        const screen = node.querySelector<HTMLElement>('.xterm-screen')!;
-        const measure = node.querySelector<HTMLElement>('.xterm-char-measure-element')!;
-        const cell = measure.getBoundingClientRect().width / (measure.textContent ?? '').length;
-        return { rows, cols: Math.round(screen.getBoundingClientRect().width / cell) };
-    });
-}
+const appearance = (frame: Frame) => frame.$eval('.xterm', readXtermAppearance);
+const geometry = (frame: Frame) => frame.$eval('.xterm', readXtermGeometry);

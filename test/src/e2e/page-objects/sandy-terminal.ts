@@ -1,5 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { PageContext } from './theia-widgets';
+import { readXtermAppearance, readXtermGeometry } from '../../support/xterm-dom';
+import type { XtermAppearance } from '../../support/xterm-dom';
 
 export interface TerminalSize {
     rows: number;
@@ -69,34 +71,14 @@ export class SandyTerminal {
         await this.ctx.page.keyboard.press('Enter');
     }
 
-    /**
-     * The size the xterm shows, read from its DOM: the row count of `.xterm-rows`, and the screen
-     * width over the cell width xterm measured (its `W`×32 measure element).
-     */
+    /** The size the xterm shows, read from its DOM (rows drawn, screen width over cell width). */
     async geometry(): Promise<TerminalSize> {
-        return this.widget.evaluate(node => {
-            const rows = node.querySelectorAll('.xterm-rows > div').length;
-            const screen = node.querySelector<HTMLElement>('.xterm-screen')!;
-            const measure = node.querySelector<HTMLElement>('.xterm-char-measure-element')!;
-            const cell = measure.getBoundingClientRect().width / (measure.textContent ?? '').length;
-            return { rows, cols: Math.round(screen.getBoundingClientRect().width / cell) };
-        });
+        return this.widget.evaluate(readXtermGeometry);
     }
 
-    /**
-     * How xterm draws: the rows' computed font, and the cursor's classes (`xterm-cursor-blink`,
-     * `xterm-cursor-block`/`-underline`/`-bar`; the DOM renderer styles the cursor so while focused).
-     */
-    async appearance(): Promise<{ fontSize: string; fontFamily: string; lineHeight: string; cursor: string[] }> {
-        return this.widget.evaluate(node => {
-            const rows = node.querySelector<HTMLElement>('.xterm-rows')!;
-            const style = getComputedStyle(rows);
-            const cursor = rows.querySelector('.xterm-cursor');
-            return {
-                fontSize: style.fontSize, fontFamily: style.fontFamily, lineHeight: style.lineHeight,
-                cursor: cursor ? Array.from(cursor.classList).filter(c => c !== 'xterm-cursor').sort() : []
-            };
-        });
+    /** How xterm draws: the rows' font and the cursor's classes. */
+    async appearance(): Promise<XtermAppearance> {
+        return this.widget.evaluate(readXtermAppearance);
     }
 
     /** Asks the session (`size`) for its PTY size; a fresh marker tells this answer from earlier ones. */

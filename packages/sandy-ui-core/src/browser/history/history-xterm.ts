@@ -1,5 +1,6 @@
 import { ITheme, Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
+import { terminalFontFamily } from '../../common/terminal/terminal-appearance';
 import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewerOptions } from './history-viewer';
 
 /**
@@ -11,7 +12,8 @@ export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) =
     const terminal = new Terminal({
         ...options,
         theme: options.theme as ITheme | undefined,
-        fontFamily: options.fontFamily ?? 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace',
+        // Only a family list (the host's editor font is a workspace's to set; xterm writes it into a <style> element).
+        fontFamily: terminalFontFamily(options.fontFamily),
         fontSize: options.fontSize ?? 13,
         windowOptions: {},
         linkHandler: { activate: () => undefined, allowNonHttpProtocols: false }

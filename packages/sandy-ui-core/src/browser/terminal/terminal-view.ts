@@ -4,7 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
-import { DEFAULT_TERMINAL_APPEARANCE, isFontFamilyList, TerminalAppearance } from '../../common/terminal/terminal-appearance';
+import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance, terminalFontFamily } from '../../common/terminal/terminal-appearance';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
@@ -54,7 +54,6 @@ export interface TerminalViewOptions {
     appearance?: TerminalAppearance;
 }
 
-const DEFAULT_FONT_FAMILY = 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace';
 const DEFAULT_FONT_SIZE = 13;
 
 /**
@@ -302,7 +301,7 @@ export class SandyTerminalView {
             fontSize: a.fontSize ?? this.options.fontSize ?? DEFAULT_FONT_SIZE,
             // Checked here, the one way into xterm in both hosts (the host's fallback too: VS Code's editor font,
             // which a workspace can set): xterm writes the family into a <style> element's text.
-            fontFamily: [a.fontFamily, this.options.fontFamily].find(f => f !== undefined && isFontFamilyList(f)) ?? DEFAULT_FONT_FAMILY,
+            fontFamily: terminalFontFamily(a.fontFamily, this.options.fontFamily),
             lineHeight: a.lineHeight ?? 1
         };
     }

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { DEFAULT_TERMINAL_APPEARANCE, sameTerminalAppearance, terminalAppearance, TerminalAppearanceSetting } from './terminal-appearance';
+import {
+    DEFAULT_TERMINAL_APPEARANCE, DEFAULT_TERMINAL_FONT_FAMILY, sameTerminalAppearance, terminalAppearance, TerminalAppearanceSetting, terminalFontFamily
+} from './terminal-appearance';
 
 /** The values as the user's settings. */
 const read = (values: Partial<Record<TerminalAppearanceSetting, unknown>>) => terminalAppearance(key => ({ globalValue: values[key] }));
@@ -58,6 +60,13 @@ describe('terminal appearance (the host\'s terminal.integrated.* settings)', () 
         ]) {
             expect(read({ 'terminal.integrated.fontFamily': family }).fontFamily, family).to.equal(undefined);
         }
+    });
+
+    it('what xterm is given: the first candidate that is a family list (a host\'s fallback too: VS Code\'s editor font is a workspace\'s), else the default', () => {
+        expect(terminalFontFamily(undefined, '"Droid Sans Mono", monospace')).to.equal('"Droid Sans Mono", monospace');
+        expect(terminalFontFamily('Hack', '"Droid Sans Mono"')).to.equal('Hack');
+        expect(terminalFontFamily(undefined, 'monospace; } .xterm-rows { display: none } .x {')).to.equal(DEFAULT_TERMINAL_FONT_FAMILY);
+        expect(terminalFontFamily('', undefined)).to.equal(DEFAULT_TERMINAL_FONT_FAMILY);
     });
 
     it('the most specific valid value counts (folder, workspace, user, default); an invalid one falls through to the next', () => {

@@ -63,6 +63,18 @@ export function isFontFamilyList(value: string): boolean {
     return items.length > 0 && items.every(item => item.length > 0 && FONT_FAMILY_ITEM.test(item));
 }
 
+/** The family a terminal view draws with when the host names none (or none that is only a family list). */
+export const DEFAULT_TERMINAL_FONT_FAMILY = 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace';
+
+/**
+ * The first of `candidates` that is a font-family list, else {@link DEFAULT_TERMINAL_FONT_FAMILY}: what every
+ * xterm of ours is given (xterm's DOM renderer writes the family into a <style> element's text, and a host's
+ * fallback such as VS Code's editor font is a workspace's to set).
+ */
+export function terminalFontFamily(...candidates: Array<string | undefined>): string {
+    return candidates.find((f): f is string => f !== undefined && isFontFamilyList(f)) ?? DEFAULT_TERMINAL_FONT_FAMILY;
+}
+
 const CHECKS = {
     'terminal.integrated.cursorBlinking': (v: unknown) => typeof v === 'boolean' ? v : undefined,
     // Both hosts say `line` for what xterm calls a bar.
