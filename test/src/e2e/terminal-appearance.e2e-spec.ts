@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { useSandyIde } from './suite';
+import { outputChannelText } from './page-objects/theia-widgets';
 
 describe('The sandy tab follows the user\'s terminal settings (end to end)', () => {
     const suite = useSandyIde({ label: 'terminal-appearance' });
@@ -63,5 +64,7 @@ describe('The sandy tab follows the user\'s terminal settings (end to end)', () 
         expect(after.fontFamily).to.not.contain('evil');
         expect(await terminal.geometry()).to.deep.equal(bigger);
         expect(await terminal.reportedSize()).to.deep.equal(bigger);
+        // Theia never saw the family either (its own terminal and editor write it into CSS too): dropped where the file is read, and said.
+        expect(await outputChannelText(app, 'Sandy')).to.match(/ignored "terminal\.integrated\.fontFamily" in .*\.theia\/settings\.json: a workspace's font family must be a list of font names/);
     });
 });

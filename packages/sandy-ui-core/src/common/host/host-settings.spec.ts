@@ -1,7 +1,7 @@
 import { DEFAULT_IDE_KEYS } from '../terminal/ide-keys';
 import { expect } from 'chai';
 import {
-    dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, IgnoredHostSettingNotices,
+    dropForbiddenWorkspaceSettings, HOST_CONTROLLED_SETTINGS, hostSettingsNamedIn, hostSettingValue, HostControlledSetting, ignoredHostSettingMessage, IgnoredHostSettingNotices,
     isHostControlledSetting, notificationsAllowed, systemNotificationsAllowed, readHostSandyConfiguration, SettingInspection
 } from './host-settings';
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
@@ -192,6 +192,26 @@ describe('host-controlled settings (the scope rule)', () => {
 });
 
 describe('settings a workspace may not set (the Theia providers drop them)', () => {
+    it('a font family only as a list of font names: one that closes the CSS rule it is written into is dropped, with its own reason', () => {
+        const css = 'monospace; } * { background: url(https://evil.example/x) } .x {';
+        const { kept, dropped } = dropForbiddenWorkspaceSettings<unknown>({
+            'editor.fontFamily': css,
+            'terminal.integrated.fontFamily': 'Hack, "Fira Code", monospace',
+            'debug.console.fontFamily': { toString: () => 'x' },
+            'scm.inputFontFamily': '',
+            'markdown.preview.fontFamily': '-apple-system, BlinkMacSystemFont, "Segoe WPC", sans-serif',
+            '[python]': { 'editor.fontFamily': css, 'editor.fontSize': 15 }
+        });
+        expect(kept).to.deep.equal({
+            'terminal.integrated.fontFamily': 'Hack, "Fira Code", monospace',
+            'scm.inputFontFamily': '',
+            'markdown.preview.fontFamily': '-apple-system, BlinkMacSystemFont, "Segoe WPC", sans-serif',
+            '[python]': { 'editor.fontSize': 15 }
+        });
+        expect(dropped.sort()).to.deep.equal(['[python].editor.fontFamily', 'debug.console.fontFamily', 'editor.fontFamily']);
+        expect(ignoredHostSettingMessage('editor.fontFamily', '/w/.theia/settings.json')).to.contain('must be a list of font names');
+    });
+
     it('drops host programs and trust, keeps the rest, also inside [language] overrides', () => {
         const { kept, dropped } = dropForbiddenWorkspaceSettings({
             'ai-features.mcp.mcpServers': { x: { command: '/bin/sh' } },

@@ -11,6 +11,7 @@
 import { SANDY_PREFERENCE_PROPERTIES } from './ide-preferences';
 import type { SandyConfiguration } from '../service/service-protocol';
 import { DEFAULT_IDE_KEYS } from '../terminal/ide-keys';
+import { isFontFamilyList } from '../terminal/terminal-appearance';
 
 type Properties = typeof SANDY_PREFERENCE_PROPERTIES;
 
@@ -132,7 +133,9 @@ export function systemNotificationsAllowed(config: Pick<SandyConfiguration, 'not
 
 /** The one line a host logs for an ignored workspace value (`file` as the user would open it). */
 export function ignoredHostSettingMessage(key: string, file: string): string {
-    const why = isHostControlledSetting(key) ? WHY_IGNORED[key] : 'a workspace cannot choose a program the host runs, or what it trusts';
+    const why = isHostControlledSetting(key) ? WHY_IGNORED[key]
+        : isFontFamilySetting(key) ? 'a workspace\'s font family must be a list of font names (anything else would be CSS in the IDE\'s page)'
+            : 'a workspace cannot choose a program the host runs, or what it trusts';
     return `sandy: ignored "${key}" in ${file}: ${why}. Set it in your user settings if you mean it.`;
 }
 
@@ -178,9 +181,23 @@ export const WORKSPACE_FORBIDDEN_SETTINGS: readonly RegExp[] = [
     /^security\.workspace\.trust\./
 ];
 
+/**
+ * Font-family settings (`editor.fontFamily`, `terminal.integrated.fontFamily`, …): the IDE's own editor and
+ * terminal write the value into CSS (xterm into a <style> element's text), so a workspace's value counts only
+ * when it is a list of font names — `mono; } * { … }` would be CSS of the repository's choosing in the page.
+ */
+export function isFontFamilySetting(key: string): boolean {
+    return /(^|\.)[A-Za-z]*[fF]ontFamily$/.test(key);
+}
+
 /** Whether a workspace or folder settings file may set `key` (a language override `[lang]` is checked per key). */
 export function workspaceMaySet(key: string): boolean {
     return !isHostControlledSetting(key) && !WORKSPACE_FORBIDDEN_SETTINGS.some(re => re.test(key));
+}
+
+/** Whether a workspace's `value` of a setting it may set counts: a font family only as a family list ({@link isFontFamilySetting}). */
+export function workspaceValueAllowed(key: string, value: unknown): boolean {
+    return !isFontFamilySetting(key) || (typeof value === 'string' && (value.trim() === '' || isFontFamilyList(value)));
 }
 
 /** A workspace settings object without what {@link workspaceMaySet} forbids (also inside `[language]` overrides). */
@@ -192,7 +209,7 @@ export function dropForbiddenWorkspaceSettings<T>(prefs: Readonly<Record<string,
             const inner = dropForbiddenWorkspaceSettings(value as Record<string, unknown>);
             dropped.push(...inner.dropped.map(k => `${key}.${k}`));
             kept[key] = inner.kept as unknown as T;
-        } else if (workspaceMaySet(key)) {
+        } else if (workspaceMaySet(key) && workspaceValueAllowed(key, value)) {
             kept[key] = value;
         } else {
             dropped.push(key);
