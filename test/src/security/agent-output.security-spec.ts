@@ -269,7 +269,7 @@ describe('Agent output is text (security)', () => {
         });
 
         /** The centre of `text` where it stands alone on a row of the terminal (the link's own line, not the typed command). */
-        async function locate(terminal: SandyTerminal, text: string): Promise<{ x: number; y: number }> {
+        async function locate(terminal: SandyTerminal, text: string): Promise<{ x: number; y: number; rowHeight: number; screenTop: number }> {
             return terminal.widget.evaluate((node, t) => {
                 const screen = node.querySelector<HTMLElement>('.xterm-screen')!;
                 const measure = node.querySelector<HTMLElement>('.xterm-char-measure-element')!;
@@ -280,13 +280,20 @@ describe('Agent output is text (security)', () => {
                     throw new Error(`no row showing just ${t}`);
                 }
                 const box = row.getBoundingClientRect();
-                return { x: screen.getBoundingClientRect().left + cell * t.length / 2, y: box.top + box.height / 2 };
+                const screenBox = screen.getBoundingClientRect();
+                return { x: screenBox.left + cell * t.length / 2, y: box.top + box.height / 2, rowHeight: box.height, screenTop: screenBox.top };
             }, text);
         }
 
-        /** Hovers `text`; true when xterm offers it as a link (pointer cursor over the cells). */
+        /**
+         * Hovers `text`; true when xterm offers it as a link (pointer cursor over the cells). The pointer comes
+         * from another row: xterm (5.5, and 6.0) keeps the links it found on the row under the pointer until the
+         * pointer changes rows or the terminal is resized, so a link printed on the row where the pointer already
+         * rests (the screen scrolled under it) is not offered until the pointer leaves that row.
+         */
         async function hover(app: SandyApp, terminal: SandyTerminal, text: string): Promise<boolean> {
             const at = await locate(terminal, text);
+            await app.page.mouse.move(at.x, at.y > at.screenTop + 2 * at.rowHeight ? at.y - 2 * at.rowHeight : at.y + 2 * at.rowHeight);
             await app.page.mouse.move(at.x, at.y - 3);
             await app.page.mouse.move(at.x, at.y);
             await new Promise(resolve => setTimeout(resolve, 300));
