@@ -192,6 +192,47 @@ describe('host-controlled settings (the scope rule)', () => {
 });
 
 describe('settings a workspace may not set (the Theia providers drop them)', () => {
+    it('written nested, as a plugin host reads them, they are dropped all the same; what else the object holds is kept', () => {
+        const { kept, dropped } = dropForbiddenWorkspaceSettings<unknown>({
+            git: { path: './evil-git', enabled: true },
+            terminal: { integrated: { shell: { linux: '/bin/sh' }, fontSize: 12 } },
+            'terminal.integrated': { profiles: { linux: { evil: { path: '/bin/sh' } } }, env: { linux: { BASH_ENV: '/x' } }, cursorBlinking: true },
+            'ai-features': { mcp: { mcpServers: { x: { command: '/bin/sh' } } } },
+            sandy: { path: '/ws/evil', passEnvironment: ['AWS_SECRET_ACCESS_KEY'] },
+            security: { workspace: { trust: { enabled: false } } },
+            markdown: { preview: { fontFamily: 'x; } body { display: none } .y {' } },
+            files: { exclude: { '**/.git': true } },
+            '[go]': { git: { path: './evil' }, editor: { tabSize: 8 } }
+        });
+        expect(kept).to.deep.equal({
+            git: { enabled: true },
+            terminal: { integrated: { fontSize: 12 } },
+            'terminal.integrated': { cursorBlinking: true },
+            'ai-features': { mcp: {} },
+            sandy: {},
+            security: { workspace: { trust: {} } },
+            markdown: { preview: {} },
+            files: { exclude: { '**/.git': true } },
+            '[go]': { git: {}, editor: { tabSize: 8 } }
+        });
+        expect(dropped.sort()).to.deep.equal([
+            '[go].git.path', 'ai-features.mcp.mcpServers', 'git.path', 'markdown.preview.fontFamily', 'sandy.passEnvironment', 'sandy.path',
+            'security.workspace.trust.enabled', 'terminal.integrated.env', 'terminal.integrated.profiles', 'terminal.integrated.shell'
+        ]);
+    });
+
+    it('below a depth no setting nests to, an object is dropped whole, never walked to the bottom (no stack overflow)', () => {
+        let deep: Record<string, unknown> = { path: './evil-git' };
+        for (let i = 0; i < 100_000; i++) {
+            deep = { x: deep };
+        }
+        const { kept, dropped } = dropForbiddenWorkspaceSettings({ a: deep, 'editor.tabSize': 4 });
+        expect(kept['editor.tabSize']).to.equal(4);
+        expect(JSON.stringify(kept), 'nothing from below the limit').to.not.contain('evil');
+        expect(dropped).to.have.length(1);
+        expect(dropped[0]).to.match(/^a(\.x){16}$/);
+    });
+
     it('a font family only as a list of font names: one that closes the CSS rule it is written into is dropped, with its own reason', () => {
         const css = 'monospace; } * { background: url(https://evil.example/x) } .x {';
         const { kept, dropped } = dropForbiddenWorkspaceSettings<unknown>({
@@ -200,6 +241,7 @@ describe('settings a workspace may not set (the Theia providers drop them)', () 
             'debug.console.fontFamily': { toString: () => 'x' },
             'scm.inputFontFamily': '',
             'markdown.preview.fontFamily': '-apple-system, BlinkMacSystemFont, "Segoe WPC", sans-serif',
+            'editor.codeLensFontFamily': css,
             '[python]': { 'editor.fontFamily': css, 'editor.fontSize': 15 }
         });
         expect(kept).to.deep.equal({
@@ -208,7 +250,9 @@ describe('settings a workspace may not set (the Theia providers drop them)', () 
             'markdown.preview.fontFamily': '-apple-system, BlinkMacSystemFont, "Segoe WPC", sans-serif',
             '[python]': { 'editor.fontSize': 15 }
         });
-        expect(dropped.sort()).to.deep.equal(['[python].editor.fontFamily', 'debug.console.fontFamily', 'editor.fontFamily']);
+        expect(dropped.sort()).to.deep.equal(['[python].editor.fontFamily', 'debug.console.fontFamily', 'editor.codeLensFontFamily', 'editor.fontFamily']);
+        // Theia hands a language override on flattened too.
+        expect(dropForbiddenWorkspaceSettings({ '[python].editor.fontFamily': css }).dropped).to.deep.equal(['[python].editor.fontFamily']);
         expect(ignoredHostSettingMessage('editor.fontFamily', '/w/.theia/settings.json')).to.contain('must be a list of font names');
     });
 

@@ -200,19 +200,42 @@ export function workspaceValueAllowed(key: string, value: unknown): boolean {
     return !isFontFamilySetting(key) || (typeof value === 'string' && (value.trim() === '' || isFontFamilyList(value)));
 }
 
-/** A workspace settings object without what {@link workspaceMaySet} forbids (also inside `[language]` overrides). */
+/** How deep a workspace settings object is walked; anything deeper is dropped whole (no setting nests so far). */
+export const MAX_WORKSPACE_SETTINGS_DEPTH = 16;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+    return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A workspace settings object without what {@link workspaceMaySet} and {@link workspaceValueAllowed} forbid,
+ * with the dotted names of what was dropped. Every path is checked, however it is written: a setting may be
+ * nested (`"git": { "path": … }` is `git.path` to a plugin host, which walks into objects), flat, partly both,
+ * or inside a `[language]` override.
+ */
 export function dropForbiddenWorkspaceSettings<T>(prefs: Readonly<Record<string, T>>): { kept: Record<string, T>; dropped: string[] } {
+    return dropForbiddenUnder(prefs, '', 0);
+}
+
+function dropForbiddenUnder<T>(prefs: Readonly<Record<string, T>>, prefix: string, depth: number): { kept: Record<string, T>; dropped: string[] } {
     const kept: Record<string, T> = {};
     const dropped: string[] = [];
     for (const [key, value] of Object.entries(prefs)) {
-        if (/^\[.*\]$/.test(key) && value && typeof value === 'object' && !Array.isArray(value)) {
-            const inner = dropForbiddenWorkspaceSettings(value as Record<string, unknown>);
+        if (!prefix && /^\[.*\]$/.test(key) && isPlainObject(value)) {
+            const inner = dropForbiddenUnder(value, '', depth + 1);
             dropped.push(...inner.dropped.map(k => `${key}.${k}`));
             kept[key] = inner.kept as unknown as T;
-        } else if (workspaceMaySet(key) && workspaceValueAllowed(key, value)) {
-            kept[key] = value;
+            continue;
+        }
+        const path = prefix ? `${prefix}.${key}` : key;
+        if (!workspaceMaySet(path) || !workspaceValueAllowed(path, value) || (isPlainObject(value) && depth >= MAX_WORKSPACE_SETTINGS_DEPTH)) {
+            dropped.push(path);
+        } else if (isPlainObject(value)) {
+            const inner = dropForbiddenUnder(value, path, depth + 1);
+            dropped.push(...inner.dropped);
+            kept[key] = inner.kept as unknown as T;
         } else {
-            dropped.push(key);
+            kept[key] = value;
         }
     }
     return { kept, dropped };
