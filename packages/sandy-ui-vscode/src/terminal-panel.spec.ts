@@ -268,6 +268,22 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         await new Promise(resolve => setTimeout(resolve, 20));
     }
 
+    it('a new page that says hello is given VS Code\'s terminal settings before it measures; nothing launches until it is ready', async () => {
+        changeSettings({ 'terminal.integrated.fontSize': 18, 'terminal.integrated.cursorStyle': 'underline' });
+        await panels.tabs.openTab(workspace, {});
+        const panel = recorded.panels[0];
+        const appearances = () => panel.posted.filter(m => (m as { type: string }).type === 'appearance');
+        expect(appearances(), 'none before the page listens').to.deep.equal([]);
+        panel.fromPage.fire({ type: 'hello' });
+        expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'underline', fontSize: 18 }]);
+        await settle();
+        expect(calls, 'no launch before the page measured itself with that font').to.deep.equal([]);
+        panel.fromPage.fire({ type: 'ready', cols: 70, rows: 20 });
+        await settle();
+        expect(calls[0]).to.equal('launch 70x20');
+        expect(appearances(), 'not sent again at ready').to.have.length(1);
+    });
+
     it('launches at the page\'s size once it is ready, shows the stream, passes input on, and says how it ended', async () => {
         await panels.tabs.openTab(workspace, { approvalToken: 't1' });
         const panel = recorded.panels[0];

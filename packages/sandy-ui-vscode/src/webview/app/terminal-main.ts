@@ -43,9 +43,15 @@ const view = new SandyTerminalView(termNode, {
     }
 }, { theme: theme(), fontFamily });
 
+/** The page said `ready` with its measured size: sizes before it (the view's default font, before the host's appearance) are not the tab's. */
+let saidReady = false;
 view.attach({
     write: data => host.notify('input', { data }),
-    resize: (cols, rows) => host.notify('resize', { cols, rows }),
+    resize: (cols, rows) => {
+        if (saidReady) {
+            host.notify('resize', { cols, rows });
+        }
+    },
     acknowledge: chars => host.notify('ack', { chars })
 });
 
@@ -85,6 +91,7 @@ const measureAndSayReady = () => {
     measured = true;
     requestAnimationFrame(() => {
         const size = view.measure();
+        saidReady = true;
         host.notify('ready', { cols: size.cols, rows: size.rows });
         view.focus();
     });
