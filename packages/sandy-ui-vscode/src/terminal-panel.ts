@@ -1,8 +1,8 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AreaSizes, DEFAULT_IDE_KEYS, terminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, sameTerminalAppearance, terminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
-    ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
+    ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalAppearance, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
 import { daemonSessionId } from '@sandy-ui/core/node';
 import type { SandyServiceCore, SessionAttachment } from '@sandy-ui/core/node';
@@ -71,7 +71,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     /** The ideKeys last sent to the page (a reloaded page is sent them again). */
     protected sentIdeKeys: string | undefined;
     /** The appearance last sent to the page (a page that says `hello` is sent it again). */
-    protected sentAppearance: string | undefined;
+    protected sentAppearance: TerminalAppearance | undefined;
     /** The page said `hello`: its script listens. */
     protected pageListening = false;
     protected readonly toDispose: vscode.Disposable[] = [];
@@ -233,9 +233,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     protected sendAppearance(): void {
         const settings = vscode.workspace.getConfiguration();
         const appearance = terminalAppearance(key => settings.inspect(key));
-        const text = JSON.stringify(appearance);
-        if ((this.pageListening || this.pageReady) && text !== this.sentAppearance) {
-            this.sentAppearance = text;
+        if ((this.pageListening || this.pageReady) && !(this.sentAppearance && sameTerminalAppearance(this.sentAppearance, appearance))) {
+            this.sentAppearance = appearance;
             this.page.notify('appearance', appearance);
         }
     }

@@ -1,6 +1,6 @@
 import { ITheme, Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { terminalFontFamily } from '../../common/terminal/terminal-appearance';
+import { DEFAULT_TERMINAL_FONT_SIZE, terminalFontFamily } from '../../common/terminal/terminal-appearance';
 import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewerOptions } from './history-viewer';
 
 /**
@@ -14,7 +14,7 @@ export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) =
         theme: options.theme as ITheme | undefined,
         // Only a family list (the host's editor font is a workspace's to set; xterm writes it into a <style> element).
         fontFamily: terminalFontFamily(options.fontFamily),
-        fontSize: options.fontSize ?? 13,
+        fontSize: options.fontSize ?? DEFAULT_TERMINAL_FONT_SIZE,
         windowOptions: {},
         linkHandler: { activate: () => undefined, allowNonHttpProtocols: false }
     });

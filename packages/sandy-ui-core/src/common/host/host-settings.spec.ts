@@ -254,6 +254,8 @@ describe('settings a workspace may not set (the Theia providers drop them)', () 
         // Theia hands a language override on flattened too.
         expect(dropForbiddenWorkspaceSettings({ '[python].editor.fontFamily': css }).dropped).to.deep.equal(['[python].editor.fontFamily']);
         expect(ignoredHostSettingMessage('editor.fontFamily', '/w/.theia/settings.json')).to.contain('must be a list of font names');
+        // One rule with the sandy tab's own read: a family list longer than it takes is not one either.
+        expect(dropForbiddenWorkspaceSettings({ 'editor.fontFamily': Array(40).fill('"Fira Code"').join(', ') }).dropped).to.deep.equal(['editor.fontFamily']);
     });
 
     it('drops host programs and trust, keeps the rest, also inside [language] overrides', () => {

@@ -59,9 +59,15 @@ const FONT_FAMILY_ITEM = /^(?:"[^"'\\;{}<>\u0000-\u001f\u007f]*"|'[^"'\\;{}<>\u0
  * be CSS rules of the workspace's choosing in the IDE's page: a request to any server, selectors that read the page.
  */
 export function isFontFamilyList(value: string): boolean {
+    if (value.length > MAX_FONT_FAMILY_CHARS) {
+        return false;
+    }
     const items = value.split(',').map(item => item.trim());
     return items.length > 0 && items.every(item => item.length > 0 && FONT_FAMILY_ITEM.test(item));
 }
+
+/** The size a terminal view draws with when the host names none. */
+export const DEFAULT_TERMINAL_FONT_SIZE = 13;
 
 /** The family a terminal view draws with when the host names none (or none that is only a family list). */
 export const DEFAULT_TERMINAL_FONT_FAMILY = 'Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace';
@@ -80,7 +86,7 @@ const CHECKS = {
     // Both hosts say `line` for what xterm calls a bar.
     'terminal.integrated.cursorStyle': (v: unknown): TerminalCursorStyle | undefined => v === 'block' || v === 'underline' ? v : v === 'line' || v === 'bar' ? 'bar' : undefined,
     'terminal.integrated.fontSize': inRange(TERMINAL_FONT_SIZE_RANGE),
-    'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && v.length <= MAX_FONT_FAMILY_CHARS && isFontFamilyList(v) ? v.trim() : undefined,
+    'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && isFontFamilyList(v) ? v.trim() : undefined,
     'terminal.integrated.lineHeight': inRange(TERMINAL_LINE_HEIGHT_RANGE)
 } satisfies Record<TerminalAppearanceSetting, (value: unknown) => unknown>;
 
