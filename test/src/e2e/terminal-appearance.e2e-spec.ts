@@ -8,11 +8,22 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
+import { SandyIde } from './harness';
 import { useSandyIde } from './suite';
 import { outputChannelText } from './page-objects/theia-widgets';
 
 describe('The sandy tab follows the user\'s terminal settings (end to end)', () => {
-    const suite = useSandyIde({ label: 'terminal-appearance' });
+    // The workspace has a settings file already (empty), as many projects do; the attack below rewrites it.
+    // Theia's watcher of a settings file that does not exist yet polls until it appears and only then starts
+    // watching its folder, so the creation itself is seen only if a recursive watcher of the workspace happens
+    // to run: CI once never saw the file written (the cursor style not read in 20 s).
+    const suite = useSandyIde({
+        label: 'terminal-appearance',
+        seed: (ide: SandyIde) => {
+            fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
+            fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), '{}\n');
+        }
+    });
 
     it('a steady block cursor by default; the user\'s font and cursor once set, with the PTY resized; a workspace\'s font size and CSS ignored', async () => {
         const { ide, browser } = suite;
@@ -51,7 +62,6 @@ describe('The sandy tab follows the user\'s terminal settings (end to end)', () 
         // The attack: the workspace's settings (which the agent can write) ask for a font 100 px high (in
         // range, but it would leave the agent two rows), and a font family that closes the CSS rule xterm
         // writes it into and adds a rule of its own (3 px rows). The cursor style in the same file shows Theia read it.
-        fs.mkdirSync(path.join(ide.workspace, '.theia'), { recursive: true });
         fs.writeFileSync(path.join(ide.workspace, '.theia', 'settings.json'), JSON.stringify({
             'terminal.integrated.fontSize': 100,
             'terminal.integrated.fontFamily': 'evil, monospace; } .xterm-rows { font-size: 3px !important; } .x {',
