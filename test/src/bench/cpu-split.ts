@@ -5,7 +5,7 @@
  * the throughput runs, read from /proc (10 ms resolution).
  */
 import * as fs from 'fs';
-import { cpuDeltaMs, cpuOf, cpuTimes, descendants, processGroup, processesUnder } from './proc';
+import { cpuDeltaMs, cpuOf, cpuTimes, descendants, machineCpu, processGroup, processesUnder } from './proc';
 import { round } from './report';
 
 export interface CpuSplit {
@@ -16,9 +16,19 @@ export interface CpuSplit {
     browserByType: Record<string, number>;
     /** Bytes the backend process wrote (write syscalls of any kind: mostly the websocket to the page), /proc/<pid>/io wchar. */
     backendWrittenMB: number;
+    /** Wall time between the two snapshots (a little more than the run: its CPU is counted over this). */
+    windowMs: number;
+    /**
+     * The whole machine's busy CPU over the window, in cores (/proc/stat; 2 = both cores of a 2-core machine
+     * the whole time). It includes what no process of ours is charged with: the kernel's workers moving
+     * PTY data, other load.
+     */
+    machineCores: number;
 }
 
 interface Snapshot {
+    at: number;
+    machineBusyMs: number;
     backendWchar: number;
     backend: number;
     browser: Map<number, number>;
@@ -66,6 +76,8 @@ export class CpuProbe {
             // Not readable: reported as 0.
         }
         return {
+            at: performance.now(),
+            machineBusyMs: machineCpu().busyMs,
             backendWchar,
             backend,
             browser: cpuOf(descendants(process.pid).filter(isChromium)),
@@ -80,7 +92,9 @@ export class CpuProbe {
             browserMs: round(cpuDeltaMs(before.browser, after.browser), 0),
             sessionMs: round(cpuDeltaMs(before.session, after.session), 0),
             backendWrittenMB: round((after.backendWchar - before.backendWchar) / 1e6, 2),
-            browserByType: byType(before.browser, after.browser)
+            browserByType: byType(before.browser, after.browser),
+            windowMs: round(after.at - before.at, 0),
+            machineCores: round((after.machineBusyMs - before.machineBusyMs) / Math.max(1, after.at - before.at), 2)
         };
     }
 }
@@ -110,6 +124,8 @@ export function summariseCpu(runs: CpuSplit[]): Record<string, unknown> {
     const written = runs.map(r => r.backendWrittenMB);
     return {
         backendMs: backend, browserMs: browser, browserByType: runs.map(r => r.browserByType), sessionMs: session, backendWrittenMB: written,
+        windowMs: runs.map(r => r.windowMs), coresBusy: runs.map(r => round((r.backendMs + r.browserMs + r.sessionMs) / Math.max(1, r.windowMs), 2)),
+        machineCores: runs.map(r => r.machineCores),
         medianBackendMs: med(backend), medianBrowserMs: med(browser), medianSessionMs: med(session), medianBackendWrittenMB: med(written)
     };
 }

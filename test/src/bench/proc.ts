@@ -171,3 +171,11 @@ export function cpuDeltaMs(before: Map<number, number>, after: Map<number, numbe
     }
     return total;
 }
+
+/** The whole machine's CPU so far (/proc/stat's first line), in ms: busy (user, nice, system, irq, softirq, steal) and idle (idle, iowait). */
+export function machineCpu(): { busyMs: number; idleMs: number } {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+    const tick = 1000 / clkTck();
+    return { busyMs: (user + nice + system + irq + softirq + (steal || 0)) * tick, idleMs: (idle + iowait) * tick };
+}

@@ -7,7 +7,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { CATCH_UP, FLOW_CONTROL } from '@sandy-ui/core/common';
 import { Backend, Scratch, readInvocations } from './app';
-import { floodBytes } from './flood';
+import { FloodProducer, floodBytes, floodProducer } from './flood';
 import {
     AppPage, EchoResult, SANDY_ROWS, SANDY_TEXTAREA, TheiaTerminal, armEcho, armFlood, echoResult, floodResult, focusSandyTerminal,
     focusTheiaTerminal, launchProject, openApp, openTheiaTerminal, runPaletteCommand, sandyScreenText, showSandyView, theiaRunUntilTitle
@@ -61,6 +61,10 @@ interface FloodRun {
     producerMs?: number;
     /** Sandy tab only: DOM updates of its rows during the run (about the frames drawn). */
     draws?: number;
+    /** Sandy tab only: Enter keydown -> the fake began the flood, and -> it wrote its last line (FAKE_SANDY_EVENT_LOG). */
+    producer?: FloodProducer;
+    /** CPU from just before the Enter until the run was seen done (with a probe). */
+    cpu?: CpuSplit;
     failure?: string;
 }
 
@@ -82,7 +86,7 @@ async function backToAlternateScreen(page: Page): Promise<void> {
 }
 
 /** One `flood N` in the sandy tab, from the Enter keydown to `flood done N` in the DOM rows. */
-async function sandyFloodOnce(page: Page, lines: number, screen: FloodScreen = 'alternate'): Promise<FloodRun> {
+async function sandyFloodOnce(page: Page, eventLog: string, lines: number, screen: FloodScreen = 'alternate', cpu?: CpuProbe): Promise<FloodRun> {
     await focusSandyTerminal(page);
     if (screen === 'normal') {
         // The fake prints the sequence as it is (no prompt after it): the view and the backend's screen leave
@@ -100,24 +104,28 @@ async function sandyFloodOnce(page: Page, lines: number, screen: FloodScreen = '
     }
     await page.keyboard.type(`flood ${lines}`);
     await armFlood(page, { rowsSelector: SANDY_ROWS, doneText: `flood done ${lines}`, timeoutMs: 180_000 });
+    const before = cpu?.snapshot();
     await page.keyboard.press('Enter');
     const r = await floodResult(page);
+    const used = before && cpu!.since(before);
     await delay(300);
-    return r.ok ? { ms: r.ms, draws: r.draws } : { failure: r.reason ?? 'failed' };
+    return r.ok ? { ms: r.ms, draws: r.draws, producer: floodProducer(eventLog, r.startEpochMs, lines), cpu: used } : { failure: r.reason ?? 'failed' };
 }
 
 /**
  * One run of the same bytes in Theia's terminal: `bench-flood` cats them in the alternate screen,
  * writes a marker file, then retitles the tab (OSC 0); done = the tab shows the title.
  */
-async function theiaFloodOnce(page: Page, t: TheiaTerminal, s: Scratch, tag: string, screen: FloodScreen = 'alternate'): Promise<FloodRun> {
+async function theiaFloodOnce(page: Page, t: TheiaTerminal, s: Scratch, tag: string, screen: FloodScreen = 'alternate', cpu?: CpuProbe): Promise<FloodRun> {
     await focusTheiaTerminal(page, t);
     const title = `done-${tag}`;
     // Relative to the scratch root (the shell was cd'ed there): a short line to type.
     await page.keyboard.type(`bin/bench-flood${screen === 'normal' ? '-normal' : ''} markers/${tag} ${title}`);
     await armFlood(page, { tabId: t.tabId, doneText: title, timeoutMs: 180_000 });
+    const before = cpu?.snapshot();
     await page.keyboard.press('Enter');
     const r = await floodResult(page);
+    const used = before && cpu!.since(before);
     await delay(300);
     if (!r.ok) {
         return { failure: r.reason ?? 'failed' };
@@ -128,7 +136,7 @@ async function theiaFloodOnce(page: Page, t: TheiaTerminal, s: Scratch, tag: str
     } catch {
         // No marker: the producer time is simply not recorded.
     }
-    return { ms: r.ms, producerMs };
+    return { ms: r.ms, producerMs, cpu: used };
 }
 
 /** Put Theia's shell in the scratch root, so the flood command line stays short. */
@@ -146,7 +154,9 @@ async function theiaTerminalSize(page: Page, t: TheiaTerminal, s: Scratch, tag: 
     }
 }
 
-const CPU_NOTE = 'CPU time (ms, /proc utime+stime, 10 ms resolution) used during each measured run by the Theia backend process itself, by all Chromium processes (renderer, GPU process with SwiftShader, browser), and by the session\'s own processes (sandy tab: the fake sandy\'s daemon supervisor and its --attach client; Theia: bash, sh and cat). Diagnostics, not part of the value.';
+/** What producerPerRun says (the sandy tab in both hosts). */
+export const PRODUCER_NOTE = 'producerPerRun: per measured run, ms after the Enter keydown when the fake sandy began the flood (startMs) and wrote its last line (writtenMs), from its FAKE_SANDY_EVENT_LOG; the run\'s time less writtenMs is what the IDE took after the agent was done. null: not logged.';
+const CPU_NOTE = 'CPU time (ms, /proc utime+stime, 10 ms resolution) used from just before each measured run\'s Enter until it was seen done by the Theia backend process itself, by all Chromium processes (renderer, GPU process with SwiftShader, browser), and by the session\'s own processes (sandy tab: the fake sandy\'s daemon supervisor and its --attach client; Theia: bash, sh and cat); windowMs: the wall time the CPU was counted over (the run and a little around it), coresBusy: that CPU over that time, in cores (2 = both cores of a 2-core machine the whole time); machineCores: the whole machine\'s busy CPU over the same time (/proc/stat: with the kernel\'s own work, such as moving PTY data, which no process is charged with). Diagnostics, not part of the value.';
 
 /** Backend CPU profiling of one extra run per terminal (BENCH_PROFILE=1). */
 export interface FloodProfiler {
@@ -200,6 +210,8 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
     const theiaCpu: CpuSplit[] = [];
     const theia: number[] = [];
     const producer: number[] = [];
+    const sandyProducer: Array<FloodProducer | null> = [];
+    const eventLog = path.join(s.root, 'fake-events.log');
     const ratios: number[] = [];
     const sandyFailures: string[] = [];
     const theiaFailures: string[] = [];
@@ -216,10 +228,9 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             try {
                 // The resize made the fake redraw its header, which states the PTY size.
                 sandySize ??= await sandyTerminalSize(page);
-                const before = cpu?.snapshot();
-                a = await sandyFloodOnce(page, lines, screen);
-                if (cpu && before && i >= 0 && a.ms !== undefined) {
-                    sandyCpu.push(cpu.since(before));
+                a = await sandyFloodOnce(page, eventLog, lines, screen, cpu);
+                if (a.cpu && i >= 0 && a.ms !== undefined) {
+                    sandyCpu.push(a.cpu);
                 }
             } finally {
                 await toggleMaximized(page, focusSandy);
@@ -227,10 +238,9 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             await toggleMaximized(page, focusTheia);
             let b: FloodRun;
             try {
-                const before = cpu?.snapshot();
-                b = await theiaFloodOnce(page, t, s, `${screen === 'normal' ? 'normal' : 'max'}-${i + 1}`, screen);
-                if (cpu && before && i >= 0 && b.ms !== undefined) {
-                    theiaCpu.push(cpu.since(before));
+                b = await theiaFloodOnce(page, t, s, `${screen === 'normal' ? 'normal' : 'max'}-${i + 1}`, screen, cpu);
+                if (b.cpu && i >= 0 && b.ms !== undefined) {
+                    theiaCpu.push(b.cpu);
                 }
                 theiaSize ??= await theiaTerminalSize(page, t, s, 'max');
             } finally {
@@ -246,6 +256,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
                 sandyFailures.push(a.failure);
             } else {
                 sandy.push(a.ms!);
+                sandyProducer.push(a.producer ?? null);
             }
             if (b.failure) {
                 theiaFailures.push(b.failure);
@@ -272,7 +283,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             await toggleMaximized(page, focus);
             try {
                 await profile.start();
-                const r = which === 'sandy_tab' ? await sandyFloodOnce(page, lines) : await theiaFloodOnce(page, t, s, 'profiled');
+                const r = which === 'sandy_tab' ? await sandyFloodOnce(page, eventLog, lines) : await theiaFloodOnce(page, t, s, 'profiled');
                 await profile.stop(which, r.ms);
                 log(`  profiled ${which} run: ${r.ms !== undefined ? `${round(r.ms, 0)} ms` : r.failure}`);
             } finally {
@@ -290,7 +301,8 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
         {
             sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', ...(normal ? {} : { catchUp: CATCH_UP }), flowControl: FLOW_CONTROL,
             terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
-            ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {})
+            ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {}),
+            producerPerRun: sandyProducer, producerNote: PRODUCER_NOTE
         },
         normal ? undefined : THROUGHPUT_TARGET);
     throughputMetrics(report, `${key}theia_terminal`, lines, theia, normal

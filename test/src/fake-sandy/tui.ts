@@ -376,7 +376,7 @@ export class FakeTui {
         }
     }
 
-    /** FAKE_SANDY_EVENT_LOG: `<epoch ms> <command>` for each scheduled command as it runs (the bench times what follows from it). */
+    /** FAKE_SANDY_EVENT_LOG: `<epoch ms> <command>` for each scheduled command as it runs, and a flood's start and end (the bench times what follows from them). */
     private logEvent(command: string): void {
         const file = this.opts.env.FAKE_SANDY_EVENT_LOG;
         if (file) {
@@ -616,6 +616,7 @@ export class FakeTui {
             this.println(clip === undefined ? 'usage: flood <n>' : 'usage: floodclip <n> <text>');
             return;
         }
+        this.logEvent(`flood-start ${n}`);
         const filler = 'the quick brown fox jumps over the lazy dog 0123456789';
         const batch = 256;
         const clipAt = clip ? Math.floor(n / 2) : -1;
@@ -632,6 +633,8 @@ export class FakeTui {
             }
         }
         this.println(this.interrupted ? `flood interrupted` : `flood done ${n}`);
+        // Its last line is in the PTY (or the daemon's socket): the bench sets what follows against the view.
+        this.logEvent(`flood-written ${n}`);
     }
 
     isDrawn(): boolean {

@@ -21,6 +21,8 @@ export interface CodeServerOptions {
     folder: string;
     /** User settings (settings.json). */
     settings?: Record<string, unknown>;
+    /** More environment for code-server (and so its extension host), beside the world's. */
+    env?: Record<string, string>;
 }
 
 export class CodeServer {
@@ -86,7 +88,7 @@ export class CodeServer {
             CODE_SERVER_ENTRY, ...this.baseArgs(),
             '--auth', 'none', '--bind-addr', `127.0.0.1:${this.port}`, '--disable-telemetry', '--disable-update-check',
             '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', this.options.folder
-        ], { cwd: this.options.folder, env: this.world.env(), logFile: this.logFile });
+        ], { cwd: this.options.folder, env: this.world.env(this.options.env), logFile: this.logFile });
         child.on('exit', (code, signal) => {
             if (this.child === child) {
                 this.exited = `code-server exited (${code ?? signal}); see ${this.logFile}`;
