@@ -10,6 +10,7 @@ import {
 } from './webview/history-protocol';
 import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
 import { SandyLog } from './logger';
+import { onDidChangeTerminalAppearance, readTerminalAppearance } from './terminal-appearance';
 
 export interface HistoryPanelDeps {
     service: Pick<SandyService, 'listHistory' | 'readHistory' | 'removeHistory'>;
@@ -107,7 +108,11 @@ export class HistoryPanels implements vscode.Disposable {
         const page: Messenger<typeof historyViewerToView, typeof historyViewerToHost> = channel.messenger;
         let disposed = false;
         let shown: HistoryRecord = record;
+        const sendAppearance = (): void => page.notify('appearance', readTerminalAppearance());
+        const appearanceChanges = onDidChangeTerminalAppearance(sendAppearance);
         page.onNotification('ready', () => {
+            // The user's terminal font, as in the sandy tab (and again whenever they change it).
+            sendAppearance();
             page.notify('clear');
             loadHistoryTranscript(this.deps.service, id, {
                 record: r => {
@@ -136,6 +141,7 @@ export class HistoryPanels implements vscode.Disposable {
         });
         panel.onDidDispose(() => {
             disposed = true;
+            appearanceChanges.dispose();
             channel.dispose();
             if (this.viewers.get(id) === panel) {
                 this.viewers.delete(id);

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AreaSizes, DEFAULT_IDE_KEYS, sameTerminalAppearance, terminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { onDidChangeTerminalAppearance, readTerminalAppearance } from './terminal-appearance';
+import { AreaSizes, DEFAULT_IDE_KEYS, sameTerminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalAppearance, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
@@ -137,11 +138,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.toDispose.push(this.terminal.onDidChangeSession(() => this.saveState()));
         const configuration = deps.state.onDidChange(() => this.sendIdeKeys());
         this.toDispose.push({ dispose: () => configuration.dispose() });
-        this.toDispose.push(vscode.workspace.onDidChangeConfiguration(e => {
-            if (e.affectsConfiguration('terminal.integrated')) {
-                this.sendAppearance();
-            }
-        }));
+        this.toDispose.push(onDidChangeTerminalAppearance(() => this.sendAppearance()));
     }
 
     /**
@@ -231,8 +228,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
 
     /** VS Code's terminal settings (font, cursor), read and checked by core, when they differ from what the page has. */
     protected sendAppearance(): void {
-        const settings = vscode.workspace.getConfiguration();
-        const appearance = terminalAppearance(key => settings.inspect(key));
+        const appearance = readTerminalAppearance();
         if ((this.pageListening || this.pageReady) && !(this.sentAppearance && sameTerminalAppearance(this.sentAppearance, appearance))) {
             this.sentAppearance = appearance;
             this.page.notify('appearance', appearance);

@@ -17,6 +17,7 @@ import { E2eBrowser } from './browser';
 import { useSandyIde } from './suite';
 import { SandyIde } from './harness';
 import { holdsFor } from '../support/poll';
+import { readXtermAppearance } from '../support/xterm-dom';
 import { SandyApp } from './page-objects/sandy-app';
 import { THEIA_TOASTS, ToastLog } from './page-objects/theia-widgets';
 
@@ -115,8 +116,19 @@ describe('Session history (end to end)', () => {
         await search(app, word);
         await app.poll(async () => await row.count() === 1, 'the record back');
 
+        // The user's terminal font (as the settings editor writes it): the viewer draws as the sandy tab does.
+        const settingsFile = path.join(ide.home, '.sandy-ide', 'settings.json');
+        const userSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        const setFontSize = (size: number) => fs.writeFileSync(settingsFile, JSON.stringify({ ...userSettings, 'terminal.integrated.fontSize': size }, undefined, 4));
+        const viewerFontSize = async () => (await viewer(app).evaluate(readXtermAppearance)).fontSize;
+        setFontSize(17);
+        await app.poll(async () => (await terminal.appearance()).fontSize === '17px', 'the sandy tab to take the user\'s font size');
         await row.locator('button.sandy-history-open').click();
         await viewer(app).waitFor({ state: 'visible' });
+        expect(await viewerFontSize(), 'the user\'s terminal font size').to.equal('17px');
+        setFontSize(19);
+        await app.poll(async () => await viewerFontSize() === '19px', 'the open viewer to follow the user\'s change');
+        fs.writeFileSync(settingsFile, JSON.stringify(userSettings, undefined, 4));
         // Copy All: the whole recorded text (scrollback and screen) through the host's clipboard.
         const clipboard = (): Promise<string> => app.page.evaluate(() => navigator.clipboard.readText());
         await app.poll(async () => {

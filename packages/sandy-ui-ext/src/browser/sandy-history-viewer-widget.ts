@@ -8,6 +8,7 @@ import { SandyStateService } from './sandy-state-service';
 import { SandyHostUi } from './sandy-host-ui';
 import { SandyProjectCommands } from './sandy-project-commands';
 import { SandyTerminalTheme } from './sandy-terminal-theme';
+import { SandyTerminalAppearance } from './sandy-terminal-appearance';
 
 export const SANDY_HISTORY_VIEWER_FACTORY_ID = 'sandy-history-viewer';
 
@@ -27,6 +28,7 @@ export class SandyHistoryViewerWidget extends BaseWidget {
     @inject(SandyHostUi) protected readonly ui: SandyHostUi;
     @inject(SandyProjectCommands) protected readonly projects: SandyProjectCommands;
     @inject(SandyTerminalTheme) protected readonly theme: SandyTerminalTheme;
+    @inject(SandyTerminalAppearance) protected readonly appearance: SandyTerminalAppearance;
 
     protected viewer: HistoryViewer | undefined;
     protected record: HistoryRecord | undefined;
@@ -47,8 +49,10 @@ export class SandyHistoryViewerWidget extends BaseWidget {
                     void relaunchRecord(this.record, { projects: () => this.state.window.projects, launch: p => this.projects.launch(p), ui: this.ui });
                 }
             }
-        }, { theme: this.theme.theme });
+        }, { theme: this.theme.theme, appearance: this.appearance.appearance });
         this.toDispose.push({ dispose: () => this.viewer?.dispose() });
+        // The user's terminal font, as in the sandy tab, followed when they change it.
+        this.toDispose.push(this.appearance.onDidChange(appearance => this.viewer?.setAppearance(appearance)));
         void this.load();
     }
 

@@ -64,6 +64,18 @@ export const terminalToHost = messageSet({
 });
 
 /** What the host sends: its own session's output and state (the envelope is checked, the bytes are the PTY's). */
+/**
+ * VS Code's terminal settings as core's terminalAppearance() read them, checked again as a page takes them (the
+ * terminal tab's and the history viewer's): a font family only as a family list, sizes within the hosts' range.
+ */
+export const terminalAppearanceFields = {
+    cursorBlink: z.boolean(),
+    cursorStyle: z.enum(['block', 'underline', 'bar']),
+    fontSize: optionalField(z.number().min(TERMINAL_FONT_SIZE_RANGE.min).max(TERMINAL_FONT_SIZE_RANGE.max)),
+    fontFamily: optionalField(textField(300).refine(isFontFamilyList, { message: 'is not a font-family list' })),
+    lineHeight: optionalField(z.number().min(TERMINAL_LINE_HEIGHT_RANGE.min).max(TERMINAL_LINE_HEIGHT_RANGE.max))
+};
+
 export const terminalToView = messageSet({
     notifications: {
         /** Earlier output on (re)attach: the view starts clean, then shows it. */
@@ -85,13 +97,7 @@ export const terminalToView = messageSet({
         focus: {},
         theme: {},
         /** VS Code's own terminal settings, as core's terminalAppearance() read them (font, cursor). */
-        appearance: {
-            cursorBlink: z.boolean(),
-            cursorStyle: z.enum(['block', 'underline', 'bar']),
-            fontSize: optionalField(z.number().min(TERMINAL_FONT_SIZE_RANGE.min).max(TERMINAL_FONT_SIZE_RANGE.max)),
-            fontFamily: optionalField(textField(300).refine(isFontFamilyList, { message: 'is not a font-family list' })),
-            lineHeight: optionalField(z.number().min(TERMINAL_LINE_HEIGHT_RANGE.min).max(TERMINAL_LINE_HEIGHT_RANGE.max))
-        },
+        appearance: terminalAppearanceFields,
         /** The tab's state changed (its session started, ended, was replaced): the page saves it for a window reload. */
         state: terminalTabStateShape
     }

@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Browser, chromium, Frame, Page } from 'playwright-core';
 import { holdsFor } from '@sandy-ui/test/lib/support/poll';
+import { readXtermAppearance } from '@sandy-ui/test/lib/support/xterm-dom';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -62,7 +63,8 @@ describe('Sandy plugin in code-server: session history (integration)', function 
             label: 'history',
             vsix: platformVsix(),
             folder: workspace,
-            settings: { 'sandy.passEnvironment': ['FAKE_SANDY_NODE', 'FAKE_SANDY_DOCKER'] }
+            // The user's terminal font: the viewer draws with it, as the sandy tab does.
+            settings: { 'sandy.passEnvironment': ['FAKE_SANDY_NODE', 'FAKE_SANDY_DOCKER'], 'terminal.integrated.fontSize': 17 }
         });
         expect(server.installExtension()).to.contain('was successfully installed');
         // The hostile record, as the store writes them (0600 in a 0700 folder), in the plugin's data folder.
@@ -151,6 +153,7 @@ describe('Sandy plugin in code-server: session history (integration)', function 
         await row.locator('button.sandy-history-open').click();
         await bench.waitForTab(t => t.startsWith(`History: ${PROJECT}`), 'the viewer tab');
         const viewer = await bench.visibleWebview('history-viewer', 60_000);
+        await poll(async () => (await viewer.$eval('.xterm', readXtermAppearance)).fontSize === '17px', { message: 'the viewer to draw with the user\'s terminal font size' });
         // Copy All: the whole recorded text (scrollback and screen) through the host's clipboard.
         await poll(async () => {
             await viewer.locator('button.sandy-history-copy-all').click();

@@ -5,7 +5,8 @@ import type { HistoryRecord } from '../../common/session/history-types';
 import { displayTranscript } from '../../common/session/transcript-filter';
 import { loadHistoryTranscript } from '../../common/session/history-controller';
 import { HistoryListView } from './history-list';
-import { HISTORY_TERMINAL_OPTIONS, HistoryTerminal, HistoryTerminalFactory, HistoryViewer } from './history-viewer';
+import { DEFAULT_TERMINAL_APPEARANCE, DEFAULT_TERMINAL_FONT_FAMILY, DEFAULT_TERMINAL_FONT_SIZE, TerminalFont } from '../../common/terminal/terminal-appearance';
+import { HISTORY_TERMINAL_OPTIONS, HistoryTerminal, HistoryTerminalFactory, HistoryViewer, HistoryViewerOptions } from './history-viewer';
 
 const record = (id: string, extra: Partial<HistoryRecord> = {}): HistoryRecord => ({
     id, workspace: '/w/alpha', project: 'alpha', sandbox: 'alpha', agent: 'claude', mode: 'daemon',
@@ -18,8 +19,8 @@ function page() {
 }
 
 /** The viewer over a headless xterm (same parser, no renderer); what the terminal would have said back is recorded. */
-function headlessViewer(root: HTMLElement) {
-    const seen = { copies: [] as string[], relaunches: 0, data: [] as string[], titles: [] as string[], bells: 0, options: undefined as unknown };
+function headlessViewer(root: HTMLElement, viewerOptions: HistoryViewerOptions = {}) {
+    const seen = { copies: [] as string[], relaunches: 0, data: [] as string[], titles: [] as string[], bells: 0, options: undefined as unknown, fonts: [] as TerminalFont[] };
     let made: HeadlessTerminal | undefined;
     const factory: HistoryTerminalFactory = (_element, options) => {
         seen.options = options;
@@ -27,9 +28,9 @@ function headlessViewer(root: HTMLElement) {
         made.onData(d => seen.data.push(d));
         made.onTitleChange(t => seen.titles.push(t));
         made.onBell(() => seen.bells++);
-        return { terminal: made as unknown as HistoryTerminal };
+        return { terminal: made as unknown as HistoryTerminal, setFont: font => seen.fonts.push(font) };
     };
-    const viewer = new HistoryViewer(root, { copy: text => seen.copies.push(text), relaunch: () => seen.relaunches++ }, factory);
+    const viewer = new HistoryViewer(root, { copy: text => seen.copies.push(text), relaunch: () => seen.relaunches++ }, factory, viewerOptions);
     return { viewer, seen, terminal: () => made! };
 }
 
@@ -108,6 +109,27 @@ describe('HistoryViewer (unit, jsdom + headless xterm)', () => {
         const { seen } = headlessViewer(root);
         expect(seen.options).to.include({ disableStdin: true, scrollback: 50_000 });
         expect(HISTORY_TERMINAL_OPTIONS.windowOptions).to.deep.equal({});
+    });
+
+    it('draws with the user\'s terminal font, as the sandy tab does, and follows a change; the host\'s fallback family only if it is a family list', () => {
+        const { root } = page();
+        const plain = headlessViewer(root);
+        expect(plain.seen.options).to.include({ fontSize: DEFAULT_TERMINAL_FONT_SIZE, fontFamily: DEFAULT_TERMINAL_FONT_FAMILY, lineHeight: 1 });
+
+        const user = { ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 20, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 };
+        const { viewer, seen } = headlessViewer(page().root, { fontFamily: 'Editor Mono', fontSize: 12, appearance: user });
+        expect(seen.options).to.include({ fontSize: 20, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 });
+        viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 16 });
+        // What the user no longer sets falls back to the viewer's defaults (the host's editor font here).
+        expect(seen.fonts).to.deep.equal([{ fontSize: 16, fontFamily: 'Editor Mono', lineHeight: 1 }]);
+        viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, cursorStyle: 'bar', fontSize: 16 });
+        expect(seen.fonts, 'no font change, nothing redrawn').to.have.length(1);
+
+        // Attack: VS Code's editor font (a workspace's to set) that closes xterm's CSS rule is never given to xterm.
+        const hostile = headlessViewer(page().root, { fontFamily: 'x; } .xterm-rows { font-size: 3px } .y {' });
+        expect(hostile.seen.options).to.include({ fontFamily: DEFAULT_TERMINAL_FONT_FAMILY });
+        hostile.viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 18 });
+        expect(hostile.seen.fonts).to.deep.equal([{ fontSize: 18, fontFamily: DEFAULT_TERMINAL_FONT_FAMILY, lineHeight: 1 }]);
     });
 
     it('the header says project · agent · started · ended · exit and what was dropped; pages are shown in order; Relaunch asks the host', async () => {

@@ -3,6 +3,7 @@ import {
     HISTORY_COPY, HISTORY_COPY_ALL, HISTORY_LOADING_TEXT, HISTORY_RELAUNCH, HISTORY_TRUNCATED_NOTE, historyCutNote, historyDroppedNote,
     historyHeaderParts
 } from '../../common/host/labels';
+import { TerminalAppearance, TerminalFont, terminalFont } from '../../common/terminal/terminal-appearance';
 import { DomFactory, domBuilder } from '../dom';
 
 /**
@@ -49,8 +50,11 @@ export const HISTORY_TERMINAL_OPTIONS = {
 } as const;
 
 export interface HistoryTerminalFactory {
-    /** A terminal made with {@link HISTORY_TERMINAL_OPTIONS} (and the host's look), shown in `element`. */
-    (element: HTMLElement, options: typeof HISTORY_TERMINAL_OPTIONS & { theme?: unknown; fontFamily?: string; fontSize?: number }): { terminal: HistoryTerminal; fit?(): void };
+    /**
+     * A terminal made with {@link HISTORY_TERMINAL_OPTIONS}, the host's colours and the font core chose
+     * ({@link terminalFont}), shown in `element`; `setFont` draws with another font from then on.
+     */
+    (element: HTMLElement, options: typeof HISTORY_TERMINAL_OPTIONS & TerminalFont & { theme?: unknown }): { terminal: HistoryTerminal; fit?(): void; setFont?(font: TerminalFont): void };
 }
 
 /** Where the viewer's side effects go: only ever the clipboard (on the user's copy) and the Relaunch button. */
@@ -61,8 +65,11 @@ export interface HistoryViewerHost {
 
 export interface HistoryViewerOptions {
     theme?: unknown;
+    /** The viewer's defaults under the user's terminal settings (VS Code's editor font, which a workspace can set: checked). */
     fontFamily?: string;
     fontSize?: number;
+    /** The user's terminal settings (core's terminalAppearance()): the viewer draws as the sandy tab does. */
+    appearance?: TerminalAppearance;
 }
 
 /** DEC private modes that switch to the alternate screen (47, 1047, 1049). */
@@ -119,6 +126,8 @@ export function terminalText(terminal: Pick<HistoryTerminal, 'buffer'>, maxChars
 export class HistoryViewer {
     readonly terminal: HistoryTerminal;
     protected readonly fitTerminal: (() => void) | undefined;
+    protected readonly setFont: ((font: TerminalFont) => void) | undefined;
+    protected font: TerminalFont;
     protected readonly doc: Document;
     protected readonly h: DomFactory;
     protected readonly header: HTMLElement;
@@ -130,7 +139,7 @@ export class HistoryViewer {
     protected record: HistoryRecord | undefined;
     protected disposed = false;
 
-    constructor(readonly container: HTMLElement, protected readonly host: HistoryViewerHost, factory: HistoryTerminalFactory, options: HistoryViewerOptions = {}) {
+    constructor(readonly container: HTMLElement, protected readonly host: HistoryViewerHost, factory: HistoryTerminalFactory, protected readonly options: HistoryViewerOptions = {}) {
         this.doc = container.ownerDocument;
         const h = this.h = domBuilder(this.doc);
         container.classList.add('sandy-history-viewer');
@@ -143,9 +152,11 @@ export class HistoryViewer {
             h('button', { type: 'button', class: 'sandy-history-relaunch', on: { click: () => this.host.relaunch() } }, HISTORY_RELAUNCH));
         this.termElement = h('div', { class: 'sandy-history-viewer-terminal' });
         container.replaceChildren(h('div', { class: 'sandy-history-viewer-top' }, this.header, toolbar), this.notes, this.status, this.termElement);
-        const made = factory(this.termElement, { ...HISTORY_TERMINAL_OPTIONS, theme: options.theme, fontFamily: options.fontFamily, fontSize: options.fontSize });
+        this.font = terminalFont(options.appearance ?? {}, options);
+        const made = factory(this.termElement, { ...HISTORY_TERMINAL_OPTIONS, theme: options.theme, ...this.font });
         this.terminal = made.terminal;
         this.fitTerminal = made.fit;
+        this.setFont = made.setFont;
         this.disposables.push(...guardHistoryTerminal(this.terminal));
         this.terminal.attachCustomKeyEventHandler?.(event => {
             const copyKey = (event.ctrlKey || event.metaKey) && !event.altKey && (event.key === 'c' || event.key === 'C');
@@ -220,6 +231,17 @@ export class HistoryViewer {
 
     focus(): void {
         this.terminal.focus?.();
+    }
+
+    /** The user changed their terminal settings: the recorded text is drawn with the new font, refitted. */
+    setAppearance(appearance: TerminalAppearance): void {
+        const font = terminalFont(appearance, this.options);
+        if (this.disposed || (font.fontSize === this.font.fontSize && font.fontFamily === this.font.fontFamily && font.lineHeight === this.font.lineHeight)) {
+            return;
+        }
+        this.font = font;
+        this.setFont?.(font);
+        this.fit();
     }
 
     fit(): void {

@@ -1,6 +1,6 @@
 import { ITheme, Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { DEFAULT_TERMINAL_FONT_SIZE, terminalFontFamily } from '../../common/terminal/terminal-appearance';
+import { TerminalFont, terminalFontFamily } from '../../common/terminal/terminal-appearance';
 import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewerOptions } from './history-viewer';
 
 /**
@@ -9,19 +9,27 @@ import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewer
  * an OSC 8 link after all (the viewer swallows OSC 8 before it can).
  */
 export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) => {
+    const font = (f: TerminalFont): TerminalFont => ({
+        fontSize: f.fontSize,
+        // Only a family list, checked again at the way into xterm (which writes it into a <style> element).
+        fontFamily: terminalFontFamily(f.fontFamily),
+        lineHeight: f.lineHeight
+    });
     const terminal = new Terminal({
         ...options,
+        ...font(options),
         theme: options.theme as ITheme | undefined,
-        // Only a family list (the host's editor font is a workspace's to set; xterm writes it into a <style> element).
-        fontFamily: terminalFontFamily(options.fontFamily),
-        fontSize: options.fontSize ?? DEFAULT_TERMINAL_FONT_SIZE,
         windowOptions: {},
         linkHandler: { activate: () => undefined, allowNonHttpProtocols: false }
     });
     const fit = new FitAddon();
     terminal.loadAddon(fit);
     terminal.open(element);
-    return { terminal, fit: () => fit.fit() };
+    return {
+        terminal,
+        fit: () => fit.fit(),
+        setFont: f => Object.assign(terminal.options, font(f))
+    };
 };
 
 /** A history viewer over xterm.js (the hosts' one way to make it). */

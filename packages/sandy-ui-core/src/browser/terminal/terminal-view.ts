@@ -4,7 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
-import { DEFAULT_TERMINAL_APPEARANCE, DEFAULT_TERMINAL_FONT_SIZE, TerminalAppearance, terminalFontFamily } from '../../common/terminal/terminal-appearance';
+import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance, terminalFont } from '../../common/terminal/terminal-appearance';
 
 /** Characters per acknowledged write (well below the backend's 5 000-character resume mark × a few). */
 const ACK_SLICE = 4096;
@@ -296,11 +296,9 @@ export class SandyTerminalView {
         return {
             cursorBlink: a.cursorBlink,
             cursorStyle: a.cursorStyle,
-            fontSize: a.fontSize ?? this.options.fontSize ?? DEFAULT_TERMINAL_FONT_SIZE,
-            // Checked here, the one way into xterm in both hosts (the host's fallback too: VS Code's editor font,
-            // which a workspace can set): xterm writes the family into a <style> element's text.
-            fontFamily: terminalFontFamily(a.fontFamily, this.options.fontFamily),
-            lineHeight: a.lineHeight ?? 1
+            // The family checked here, the one way into xterm in both hosts (the host's fallback too: VS Code's editor
+            // font, which a workspace can set): xterm writes it into a <style> element's text.
+            ...terminalFont(a, this.options)
         };
     }
 

@@ -81,6 +81,26 @@ export function terminalFontFamily(...candidates: Array<string | undefined>): st
     return candidates.find((f): f is string => f !== undefined && isFontFamilyList(f)) ?? DEFAULT_TERMINAL_FONT_FAMILY;
 }
 
+/** What xterm is given to draw text with: size and line height in its units, a checked family list. */
+export interface TerminalFont {
+    fontSize: number;
+    fontFamily: string;
+    lineHeight: number;
+}
+
+/**
+ * The font of every xterm of ours (the sandy tab and the history viewer, in both hosts): the user's terminal
+ * settings where they name one, else the view's own defaults (`defaults.fontFamily`: a host's fallback such as
+ * VS Code's editor font, which a workspace can set, so it is checked like the rest).
+ */
+export function terminalFont(appearance: Pick<TerminalAppearance, 'fontSize' | 'fontFamily' | 'lineHeight'>, defaults: { fontSize?: number; fontFamily?: string } = {}): TerminalFont {
+    return {
+        fontSize: appearance.fontSize ?? defaults.fontSize ?? DEFAULT_TERMINAL_FONT_SIZE,
+        fontFamily: terminalFontFamily(appearance.fontFamily, defaults.fontFamily),
+        lineHeight: appearance.lineHeight ?? 1
+    };
+}
+
 const CHECKS = {
     'terminal.integrated.cursorBlinking': (v: unknown) => typeof v === 'boolean' ? v : undefined,
     // Both hosts say `line` for what xterm calls a bar.

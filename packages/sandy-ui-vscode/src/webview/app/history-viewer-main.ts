@@ -28,6 +28,7 @@ host.onNotification('record', ({ record }) => viewer.setRecord(record));
 host.onNotification('clear', () => viewer.clear());
 host.onNotification('done', ({ cut }) => viewer.done({ cut }));
 host.onNotification('problem', ({ text }) => viewer.showProblem(text));
+host.onNotification('appearance', appearance => viewer.setAppearance(appearance));
 host.onRequest('write', async ({ text }) => {
     await viewer.write(text);
     return true;
