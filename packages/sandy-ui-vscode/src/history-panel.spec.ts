@@ -1,4 +1,4 @@
-import { changeSettings, FakeUri, recorded, resetFakeVscode } from './testing/fake-vscode';
+import { changeColorTheme, changeSettings, FakeUri, recorded, resetFakeVscode } from './testing/fake-vscode';
 import { expect } from 'chai';
 import type { HistoryRecord, SessionInfo } from '@sandy-ui/core/common';
 import { SimpleEmitter } from '@sandy-ui/core/common';
@@ -28,13 +28,13 @@ function deps(): HistoryPanelDeps {
 describe('VS Code plugin: the history viewer draws with the user\'s terminal font (unit)', () => {
     beforeEach(() => resetFakeVscode());
 
-    it('its page is sent VS Code\'s terminal settings when it is ready and at each change; a font family that is not a list is not', () => {
+    it('its page is sent VS Code\'s terminal settings when it is ready and at each change, and each colour theme change; a font family that is not a list is not', () => {
         changeSettings({ 'terminal.integrated.fontSize': 18 });
         const panels = new HistoryPanels(deps());
         panels.openViewer(RECORD);
         const panel = recorded.panels[0];
         const appearances = () => panel.posted.filter(m => (m as { type: string }).type === 'appearance');
-        expect(appearances(), 'nothing before the page listens').to.deep.equal([]);
+        expect(appearances(), 'nothing before the page is ready').to.deep.equal([]);
         panel.fromPage.fire({ type: 'ready' });
         expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 18 }]);
 
@@ -42,10 +42,15 @@ describe('VS Code plugin: the history viewer draws with the user\'s terminal fon
         expect(appearances().slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 22 }]);
         changeSettings({ 'editor.fontSize': 30 });
         expect(appearances(), 'another setting: nothing sent').to.have.length(2);
+        const themes = () => panel.posted.filter(m => (m as { type: string }).type === 'theme');
+        changeColorTheme();
+        expect(themes(), 'the page reads the new colours').to.deep.equal([{ type: 'theme' }]);
 
         panel.dispose();
         changeSettings({ 'terminal.integrated.fontSize': 12 });
+        changeColorTheme();
         expect(appearances(), 'a closed viewer listens no more').to.have.length(2);
+        expect(themes()).to.have.length(1);
         panels.dispose();
     });
 });

@@ -109,7 +109,8 @@ export class HistoryPanels implements vscode.Disposable {
         let disposed = false;
         let shown: HistoryRecord = record;
         const sendAppearance = (): void => page.notify('appearance', readTerminalAppearance());
-        const appearanceChanges = onDidChangeTerminalAppearance(sendAppearance);
+        // The user's terminal font and the colour theme, followed while the viewer is open.
+        const changes = [onDidChangeTerminalAppearance(sendAppearance), vscode.window.onDidChangeActiveColorTheme(() => page.notify('theme'))];
         page.onNotification('ready', () => {
             // The user's terminal font, as in the sandy tab (and again whenever they change it).
             sendAppearance();
@@ -141,7 +142,7 @@ export class HistoryPanels implements vscode.Disposable {
         });
         panel.onDidDispose(() => {
             disposed = true;
-            appearanceChanges.dispose();
+            changes.forEach(c => c.dispose());
             channel.dispose();
             if (this.viewers.get(id) === panel) {
                 this.viewers.delete(id);

@@ -155,7 +155,7 @@ async function theiaTerminalSize(page: Page, t: TheiaTerminal, s: Scratch, tag: 
 }
 
 /** What producerPerRun says (the sandy tab in both hosts). */
-export const PRODUCER_NOTE = 'producerPerRun: per measured run, ms after the Enter keydown when the fake sandy began the flood (startMs) and wrote its last line (writtenMs), from its FAKE_SANDY_EVENT_LOG; the run\'s time less writtenMs is what the IDE took after the agent was done. null: not logged.';
+export const PRODUCER_NOTE = 'producerPerRun: per measured run, ms after the Enter keydown when the fake sandy began the flood (startMs) and handed its last line to its PTY or, in a daemon session, to its socket (writtenMs), from its FAKE_SANDY_EVENT_LOG; the run\'s time less writtenMs is what followed: what was still in the fake\'s relay (its attach client) and the IDE. null: not logged.';
 const CPU_NOTE = 'CPU time (ms, /proc utime+stime, 10 ms resolution) used from just before each measured run\'s Enter until it was seen done by the Theia backend process itself, by all Chromium processes (renderer, GPU process with SwiftShader, browser), and by the session\'s own processes (sandy tab: the fake sandy\'s daemon supervisor and its --attach client; Theia: bash, sh and cat); windowMs: the wall time the CPU was counted over (the run and a little around it), coresBusy: that CPU over that time, in cores (2 = both cores of a 2-core machine the whole time); machineCores: the whole machine\'s busy CPU over the same time (/proc/stat: with the kernel\'s own work, such as moving PTY data, which no process is charged with). Diagnostics, not part of the value.';
 
 /** Backend CPU profiling of one extra run per terminal (BENCH_PROFILE=1). */

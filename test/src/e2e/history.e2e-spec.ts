@@ -121,14 +121,27 @@ describe('Session history (end to end)', () => {
         const userSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
         const setFontSize = (size: number) => fs.writeFileSync(settingsFile, JSON.stringify({ ...userSettings, 'terminal.integrated.fontSize': size }, undefined, 4));
         const viewerFontSize = async () => (await viewer(app).evaluate(readXtermAppearance)).fontSize;
-        setFontSize(17);
-        await app.poll(async () => (await terminal.appearance()).fontSize === '17px', 'the sandy tab to take the user\'s font size');
-        await row.locator('button.sandy-history-open').click();
-        await viewer(app).waitFor({ state: 'visible' });
-        expect(await viewerFontSize(), 'the user\'s terminal font size').to.equal('17px');
-        setFontSize(19);
-        await app.poll(async () => await viewerFontSize() === '19px', 'the open viewer to follow the user\'s change');
-        fs.writeFileSync(settingsFile, JSON.stringify(userSettings, undefined, 4));
+        try {
+            setFontSize(17);
+            await app.poll(async () => (await terminal.appearance()).fontSize === '17px', 'the sandy tab to take the user\'s font size');
+            await row.locator('button.sandy-history-open').click();
+            await viewer(app).waitFor({ state: 'visible' });
+            expect(await viewerFontSize(), 'the user\'s terminal font size').to.equal('17px');
+            setFontSize(19);
+            await app.poll(async () => await viewerFontSize() === '19px', 'the open viewer to follow the user\'s change');
+            // And the colour theme: the open viewer repaints in the terminal colours of the theme the user picks.
+            const brightness = () => viewer(app).locator('.xterm-viewport').evaluate(e => {
+                const [r, g, b] = (getComputedStyle(e).backgroundColor.match(/\d+/g) ?? []).map(Number);
+                return (r + g + b) / 3;
+            });
+            for (const [colorTheme, isIt] of [['dark', (v: number) => v < 128], ['light', (v: number) => v >= 128]] as const) {
+                fs.writeFileSync(settingsFile, JSON.stringify({ ...userSettings, 'workbench.colorTheme': colorTheme }, undefined, 4));
+                await app.poll(async () => isIt(await brightness()), `the open viewer to draw on the ${colorTheme} theme's background`);
+            }
+        } finally {
+            // The suite's other tests start from the user's settings as they were.
+            fs.writeFileSync(settingsFile, JSON.stringify(userSettings, undefined, 4));
+        }
         // Copy All: the whole recorded text (scrollback and screen) through the host's clipboard.
         const clipboard = (): Promise<string> => app.page.evaluate(() => navigator.clipboard.readText());
         await app.poll(async () => {

@@ -633,7 +633,7 @@ export class FakeTui {
             }
         }
         this.println(this.interrupted ? `flood interrupted` : `flood done ${n}`);
-        // Its last line is in the PTY (or the daemon's socket): the bench sets what follows against the view.
+        // Its last line is handed to the PTY (or, in a daemon session, queued on its socket): the bench sets what follows against the view.
         this.logEvent(`flood-written ${n}`);
     }
 

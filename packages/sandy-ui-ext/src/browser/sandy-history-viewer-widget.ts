@@ -51,8 +51,9 @@ export class SandyHistoryViewerWidget extends BaseWidget {
             }
         }, { theme: this.theme.theme, appearance: this.appearance.appearance });
         this.toDispose.push({ dispose: () => this.viewer?.dispose() });
-        // The user's terminal font, as in the sandy tab, followed when they change it.
+        // The user's terminal font, as in the sandy tab, and the colour theme, followed when they change.
         this.toDispose.push(this.appearance.onDidChange(appearance => this.viewer?.setAppearance(appearance)));
+        this.toDispose.push(this.theme.onDidChange(theme => this.viewer?.setTheme(theme)));
         void this.load();
     }
 

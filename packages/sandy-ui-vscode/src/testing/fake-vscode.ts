@@ -93,6 +93,8 @@ export interface FakeVscodeRecord {
     settings: Record<string, unknown>;
     /** `vscode.workspace.onDidChangeConfiguration` listeners ({@link changeSettings} calls them). */
     configurationListeners: Array<(e: { affectsConfiguration(section: string): boolean }) => void>;
+    /** `vscode.window.onDidChangeActiveColorTheme` listeners ({@link changeColorTheme} calls them). */
+    colorThemeListeners: Array<() => void>;
     /** `vscode.window.state.focused`: whether the window has the user's focus. */
     windowFocused: boolean;
     /** `vscode.env.uiKind` (1 Desktop, 2 Web) and `appName`. */
@@ -102,7 +104,7 @@ export interface FakeVscodeRecord {
 
 export const recorded: FakeVscodeRecord = {
     panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
-    configurationListeners: [], uiKind: 1, appName: 'Visual Studio Code'
+    configurationListeners: [], colorThemeListeners: [], uiKind: 1, appName: 'Visual Studio Code'
 };
 
 /** The user's settings change as VS Code reports it: the new values, then the event. */
@@ -113,9 +115,14 @@ export function changeSettings(values: Record<string, unknown>): void {
     [...recorded.configurationListeners].forEach(listener => listener(event));
 }
 
+/** The user picked another colour theme. */
+export function changeColorTheme(): void {
+    [...recorded.colorThemeListeners].forEach(listener => listener());
+}
+
 export function resetFakeVscode(): void {
     Object.assign(recorded, { panels: [], infos: [], warnings: [], errors: [], external: [], commands: [], clipboard: [], infoAnswer: undefined, settings: {}, windowFocused: true,
-        configurationListeners: [], uiKind: 1, appName: 'Visual Studio Code' });
+        configurationListeners: [], colorThemeListeners: [], uiKind: 1, appName: 'Visual Studio Code' });
 }
 
 const noDispose = { dispose: () => undefined };
@@ -143,7 +150,10 @@ export const fakeVscode = {
             recorded.errors.push(message);
             return undefined;
         },
-        onDidChangeActiveColorTheme: () => noDispose,
+        onDidChangeActiveColorTheme: (listener: () => void) => {
+            recorded.colorThemeListeners.push(listener);
+            return { dispose: () => recorded.colorThemeListeners.splice(recorded.colorThemeListeners.indexOf(listener) >>> 0, 1) };
+        },
         onDidChangeWindowState: () => noDispose,
         get state() {
             return { focused: recorded.windowFocused };

@@ -4,7 +4,7 @@ import {
     trustedField
 } from '@sandy-ui/core/common';
 import { z } from 'zod';
-import { terminalAppearanceFields } from './terminal-protocol';
+import { terminalAppearanceFields } from './appearance-protocol';
 
 /** Messages of the History webviews: the list (core's HistoryListView ↔ core's HistoryController) and a record's read-only viewer. */
 
@@ -60,7 +60,9 @@ export const historyViewerToView = messageSet({
         done: { cut: optionalField(intField(0, Number.MAX_SAFE_INTEGER)) },
         problem: { text: textField(4096) },
         /** VS Code's terminal settings: the viewer draws with the font the sandy tab does. */
-        appearance: terminalAppearanceFields
+        appearance: terminalAppearanceFields,
+        /** The colour theme changed: the page reads the terminal colours from VS Code's CSS variables again. */
+        theme: {}
     },
     requests: {
         /** One page of display text; answered once the page's terminal has parsed it (the host sends the next then). */

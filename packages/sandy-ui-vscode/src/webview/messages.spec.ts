@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import type { ZodTypeAny } from 'zod';
 import { Messenger } from '@sandy-ui/core/common';
 import { parseMessage as validate } from '@sandy-ui/core/common';
-import { checkTerminalToHost, MAX_INPUT_CHARS } from './terminal-protocol';
+import { messageSchema } from '@sandy-ui/core/common';
+import { checkTerminalToHost, MAX_INPUT_CHARS, terminalToView } from './terminal-protocol';
+import { historyViewerToView } from './history-protocol';
 import { approvalProtocol, checkApprovalToHost } from './approval-protocol';
 import { checkSettingsToHost, MAX_EDITS_PER_FILE, settingsProtocol } from './settings-protocol';
 
@@ -43,6 +45,21 @@ describe('webview messages are validated on the host (unit)', () => {
         const r = validate(checkTerminalToHost, { type: 'ready', cols: 80, rows: 24, evil: 1 });
         expect(r).to.deep.equal({ ok: false, error: 'message.evil: unexpected field' });
         expect(validate(checkTerminalToHost, { type: 'notify', body: 'done', source: 'osc9' })).to.deep.equal({ ok: false, error: 'message.type: unknown message type' });
+    });
+
+    it('the terminal and history viewer pages take an appearance only as core reads one: no CSS for a family, sizes in range, nothing more', () => {
+        const good = { type: 'appearance', cursorBlink: false, cursorStyle: 'bar', fontSize: 17, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 };
+        const refused = [
+            { ...good, fontFamily: 'evil; } .xterm-rows { font-size: 3px } .x {' }, { ...good, fontFamily: '"a\\" } *{}' },
+            { ...good, fontSize: 1000 }, { ...good, fontSize: Number.NaN }, { ...good, lineHeight: 0.5 }, { ...good, cursorStyle: 'line' },
+            { ...good, css: '* { display: none }' }, { type: 'appearance', fontSize: 17 }
+        ];
+        for (const schema of [messageSchema(terminalToView), messageSchema(historyViewerToView)] as ZodTypeAny[]) {
+            expect(validate(schema, good)).to.deep.include({ ok: true });
+            for (const m of refused) {
+                expect(validate(schema, m), JSON.stringify(m)).to.deep.include({ ok: false });
+            }
+        }
     });
 
     it('approval: decisions from the fixed set, reveal by key name and line only', () => {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import {
-    arrayField, exactObject, intField, isFontFamilyList, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField, TERMINAL_FONT_SIZE_RANGE,
-    TERMINAL_LINE_HEIGHT_RANGE
-} from '@sandy-ui/core/common';
+import { terminalAppearanceFields } from './appearance-protocol';
+import { arrayField, exactObject, intField, messageSchema, messageSet, MessageOf, optionalField, Protocol, textField } from '@sandy-ui/core/common';
 
 /** Messages of the sandy terminal webview (core's SandyTerminalView ↔ the session in the extension host). */
 
@@ -64,18 +62,6 @@ export const terminalToHost = messageSet({
 });
 
 /** What the host sends: its own session's output and state (the envelope is checked, the bytes are the PTY's). */
-/**
- * VS Code's terminal settings as core's terminalAppearance() read them, checked again as a page takes them (the
- * terminal tab's and the history viewer's): a font family only as a family list, sizes within the hosts' range.
- */
-export const terminalAppearanceFields = {
-    cursorBlink: z.boolean(),
-    cursorStyle: z.enum(['block', 'underline', 'bar']),
-    fontSize: optionalField(z.number().min(TERMINAL_FONT_SIZE_RANGE.min).max(TERMINAL_FONT_SIZE_RANGE.max)),
-    fontFamily: optionalField(textField(300).refine(isFontFamilyList, { message: 'is not a font-family list' })),
-    lineHeight: optionalField(z.number().min(TERMINAL_LINE_HEIGHT_RANGE.min).max(TERMINAL_LINE_HEIGHT_RANGE.max))
-};
-
 export const terminalToView = messageSet({
     notifications: {
         /** Earlier output on (re)attach: the view starts clean, then shows it. */

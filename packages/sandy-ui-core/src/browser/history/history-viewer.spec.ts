@@ -20,7 +20,7 @@ function page() {
 
 /** The viewer over a headless xterm (same parser, no renderer); what the terminal would have said back is recorded. */
 function headlessViewer(root: HTMLElement, viewerOptions: HistoryViewerOptions = {}) {
-    const seen = { copies: [] as string[], relaunches: 0, data: [] as string[], titles: [] as string[], bells: 0, options: undefined as unknown, fonts: [] as TerminalFont[] };
+    const seen = { copies: [] as string[], relaunches: 0, data: [] as string[], titles: [] as string[], bells: 0, options: undefined as unknown, fonts: [] as TerminalFont[], themes: [] as unknown[] };
     let made: HeadlessTerminal | undefined;
     const factory: HistoryTerminalFactory = (_element, options) => {
         seen.options = options;
@@ -28,7 +28,7 @@ function headlessViewer(root: HTMLElement, viewerOptions: HistoryViewerOptions =
         made.onData(d => seen.data.push(d));
         made.onTitleChange(t => seen.titles.push(t));
         made.onBell(() => seen.bells++);
-        return { terminal: made as unknown as HistoryTerminal, setFont: font => seen.fonts.push(font) };
+        return { terminal: made as unknown as HistoryTerminal, setFont: font => seen.fonts.push(font), setTheme: theme => seen.themes.push(theme) };
     };
     const viewer = new HistoryViewer(root, { copy: text => seen.copies.push(text), relaunch: () => seen.relaunches++ }, factory, viewerOptions);
     return { viewer, seen, terminal: () => made! };
@@ -111,19 +111,26 @@ describe('HistoryViewer (unit, jsdom + headless xterm)', () => {
         expect(HISTORY_TERMINAL_OPTIONS.windowOptions).to.deep.equal({});
     });
 
-    it('draws with the user\'s terminal font, as the sandy tab does, and follows a change; the host\'s fallback family only if it is a family list', () => {
+    it('draws with the user\'s terminal font, as the sandy tab does, and follows a change of it and of the colour theme; the host\'s fallback family only if it is a family list', () => {
         const { root } = page();
         const plain = headlessViewer(root);
         expect(plain.seen.options).to.include({ fontSize: DEFAULT_TERMINAL_FONT_SIZE, fontFamily: DEFAULT_TERMINAL_FONT_FAMILY, lineHeight: 1 });
 
         const user = { ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 20, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 };
-        const { viewer, seen } = headlessViewer(page().root, { fontFamily: 'Editor Mono', fontSize: 12, appearance: user });
+        const { viewer, seen } = headlessViewer(page().root, { fontFamily: 'Editor Mono', appearance: user });
         expect(seen.options).to.include({ fontSize: 20, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 });
         viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 16 });
         // What the user no longer sets falls back to the viewer's defaults (the host's editor font here).
         expect(seen.fonts).to.deep.equal([{ fontSize: 16, fontFamily: 'Editor Mono', lineHeight: 1 }]);
         viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, cursorStyle: 'bar', fontSize: 16 });
         expect(seen.fonts, 'no font change, nothing redrawn').to.have.length(1);
+
+        viewer.setTheme({ background: '#ffffff' });
+        expect(seen.themes, 'a new colour theme drawn').to.deep.equal([{ background: '#ffffff' }]);
+        viewer.dispose();
+        viewer.setTheme({ background: '#000000' });
+        viewer.setAppearance({ ...DEFAULT_TERMINAL_APPEARANCE, fontSize: 30 });
+        expect([seen.themes.length, seen.fonts.length], 'a closed viewer draws nothing more').to.deep.equal([1, 1]);
 
         // Attack: VS Code's editor font (a workspace's to set) that closes xterm's CSS rule is never given to xterm.
         const hostile = headlessViewer(page().root, { fontFamily: 'x; } .xterm-rows { font-size: 3px } .y {' });

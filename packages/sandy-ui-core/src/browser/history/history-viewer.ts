@@ -52,9 +52,11 @@ export const HISTORY_TERMINAL_OPTIONS = {
 export interface HistoryTerminalFactory {
     /**
      * A terminal made with {@link HISTORY_TERMINAL_OPTIONS}, the host's colours and the font core chose
-     * ({@link terminalFont}), shown in `element`; `setFont` draws with another font from then on.
+     * ({@link terminalFont}), shown in `element`; `setFont` and `setTheme` draw with another font or colours from then on.
      */
-    (element: HTMLElement, options: typeof HISTORY_TERMINAL_OPTIONS & TerminalFont & { theme?: unknown }): { terminal: HistoryTerminal; fit?(): void; setFont?(font: TerminalFont): void };
+    (element: HTMLElement, options: typeof HISTORY_TERMINAL_OPTIONS & TerminalFont & { theme?: unknown }): {
+        terminal: HistoryTerminal; fit?(): void; setFont?(font: TerminalFont): void; setTheme?(theme: unknown): void;
+    };
 }
 
 /** Where the viewer's side effects go: only ever the clipboard (on the user's copy) and the Relaunch button. */
@@ -65,9 +67,8 @@ export interface HistoryViewerHost {
 
 export interface HistoryViewerOptions {
     theme?: unknown;
-    /** The viewer's defaults under the user's terminal settings (VS Code's editor font, which a workspace can set: checked). */
+    /** The viewer's family under the user's terminal settings (VS Code's editor font, which a workspace can set: checked). */
     fontFamily?: string;
-    fontSize?: number;
     /** The user's terminal settings (core's terminalAppearance()): the viewer draws as the sandy tab does. */
     appearance?: TerminalAppearance;
 }
@@ -127,6 +128,7 @@ export class HistoryViewer {
     readonly terminal: HistoryTerminal;
     protected readonly fitTerminal: (() => void) | undefined;
     protected readonly setFont: ((font: TerminalFont) => void) | undefined;
+    protected readonly setTerminalTheme: ((theme: unknown) => void) | undefined;
     protected font: TerminalFont;
     protected readonly doc: Document;
     protected readonly h: DomFactory;
@@ -157,6 +159,7 @@ export class HistoryViewer {
         this.terminal = made.terminal;
         this.fitTerminal = made.fit;
         this.setFont = made.setFont;
+        this.setTerminalTheme = made.setTheme;
         this.disposables.push(...guardHistoryTerminal(this.terminal));
         this.terminal.attachCustomKeyEventHandler?.(event => {
             const copyKey = (event.ctrlKey || event.metaKey) && !event.altKey && (event.key === 'c' || event.key === 'C');
@@ -231,6 +234,13 @@ export class HistoryViewer {
 
     focus(): void {
         this.terminal.focus?.();
+    }
+
+    /** The host's colour theme changed: the recorded text is drawn in the new terminal colours. */
+    setTheme(theme: unknown): void {
+        if (!this.disposed) {
+            this.setTerminalTheme?.(theme);
+        }
     }
 
     /** The user changed their terminal settings: the recorded text is drawn with the new font, refitted. */

@@ -28,7 +28,8 @@ export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) =
     return {
         terminal,
         fit: () => fit.fit(),
-        setFont: f => Object.assign(terminal.options, font(f))
+        setFont: f => Object.assign(terminal.options, font(f)),
+        setTheme: theme => terminal.options.theme = theme as ITheme
     };
 };
 

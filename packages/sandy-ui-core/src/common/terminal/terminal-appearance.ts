@@ -1,7 +1,7 @@
 /**
- * How the sandy tab draws its text and cursor: the host's own terminal settings, read the same way in
- * the Theia IDE and the VS Code plugin (both name them `terminal.integrated.*` with the same meanings),
- * so a sandy tab looks like the user's other terminals and follows them when they change.
+ * How the sandy tab (and the history viewer) draws its text and cursor: the host's own terminal settings, read
+ * the same way in the Theia IDE and the VS Code plugin (both name them `terminal.integrated.*` with the same
+ * meanings), so a sandy tab looks like the user's other terminals and follows them when they change.
  *
  * A workspace may set the cursor and the font family, as it may for the host's terminal, but not the font
  * size or line height (they decide the agent's rows and columns), and every value is checked here (a
@@ -95,7 +95,8 @@ export interface TerminalFont {
  */
 export function terminalFont(appearance: Pick<TerminalAppearance, 'fontSize' | 'fontFamily' | 'lineHeight'>, defaults: { fontSize?: number; fontFamily?: string } = {}): TerminalFont {
     return {
-        fontSize: appearance.fontSize ?? defaults.fontSize ?? DEFAULT_TERMINAL_FONT_SIZE,
+        // A view's default size is a host's choice; bounded all the same (it decides the agent's rows too).
+        fontSize: appearance.fontSize ?? inRange(TERMINAL_FONT_SIZE_RANGE)(defaults.fontSize) ?? DEFAULT_TERMINAL_FONT_SIZE,
         fontFamily: terminalFontFamily(appearance.fontFamily, defaults.fontFamily),
         lineHeight: appearance.lineHeight ?? 1
     };

@@ -17,18 +17,19 @@ const root = document.createElement('div');
 root.className = 'sandy-history-viewer-widget sandy-webview-root';
 document.body.appendChild(root);
 
-const theme = terminalThemeFromCss(getComputedStyle(document.documentElement), '--vscode-');
+const theme = () => terminalThemeFromCss(getComputedStyle(document.documentElement), '--vscode-');
 const fontFamily = getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-family').trim() || undefined;
 const viewer = createHistoryViewer(root, {
     copy: text => host.notify('copy', { text }),
     relaunch: () => host.notify('relaunch')
-}, { theme, fontFamily });
+}, { theme: theme(), fontFamily });
 
 host.onNotification('record', ({ record }) => viewer.setRecord(record));
 host.onNotification('clear', () => viewer.clear());
 host.onNotification('done', ({ cut }) => viewer.done({ cut }));
 host.onNotification('problem', ({ text }) => viewer.showProblem(text));
 host.onNotification('appearance', appearance => viewer.setAppearance(appearance));
+host.onNotification('theme', () => viewer.setTheme(theme()));
 host.onRequest('write', async ({ text }) => {
     await viewer.write(text);
     return true;
