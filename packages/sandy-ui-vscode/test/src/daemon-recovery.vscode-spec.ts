@@ -371,8 +371,12 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         const watcher = (async () => {
             while (watching) {
                 const starts = world.sandyProcesses().filter(p => / --start( |$)/.test(p.cmdline) && !p.cmdline.includes('--workspace'));
-                // A client's supervisor, between its fork and its exec, still shows the client's command line.
-                const clients = starts.filter(p => !starts.some(q => q.pid === parentOf(p.pid)));
+                // A client's supervisor, between its fork and its exec, still shows the client's command line; so does a
+                // fork that has already exited when its parent is read (CI once counted one: its cwd was gone too).
+                const clients = starts.filter(p => {
+                    const parent = parentOf(p.pid);
+                    return parent !== undefined && !starts.some(q => q.pid === parent);
+                });
                 if (clients.length > mostStarts) {
                     mostStarts = clients.length;
                     startsSeen = clients.map(p => `${p.pid} (cwd ${cwdOf(p.pid)})`);
