@@ -1,6 +1,5 @@
 import { ITheme, Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { TerminalFont, terminalFontFamily } from '../../common/terminal/terminal-appearance';
 import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewerOptions } from './history-viewer';
 
 /**
@@ -9,15 +8,10 @@ import { HistoryTerminalFactory, HistoryViewer, HistoryViewerHost, HistoryViewer
  * an OSC 8 link after all (the viewer swallows OSC 8 before it can).
  */
 export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) => {
-    const font = (f: TerminalFont): TerminalFont => ({
-        fontSize: f.fontSize,
-        // Only a family list, checked again at the way into xterm (which writes it into a <style> element).
-        fontFamily: terminalFontFamily(f.fontFamily),
-        lineHeight: f.lineHeight
-    });
+    // The font (size, line height, a family that is only a family list: xterm writes it into a <style> element)
+    // is core's terminalFont, made by the viewer, as for the sandy tab.
     const terminal = new Terminal({
         ...options,
-        ...font(options),
         theme: options.theme as ITheme | undefined,
         windowOptions: {},
         linkHandler: { activate: () => undefined, allowNonHttpProtocols: false }
@@ -28,7 +22,7 @@ export const xtermHistoryTerminal: HistoryTerminalFactory = (element, options) =
     return {
         terminal,
         fit: () => fit.fit(),
-        setFont: f => Object.assign(terminal.options, font(f)),
+        setFont: font => Object.assign(terminal.options, font),
         setTheme: theme => terminal.options.theme = theme as ITheme
     };
 };
