@@ -43,7 +43,8 @@ fs.rmSync(dist, { recursive: true, force: true });
 await Promise.all([
     esbuild.build({
         ...common,
-        entryPoints: { extension: path.join(pkgDir, 'src', 'extension.ts') },
+        // screen-worker: the sessions' screens are parsed in it, beside extension.js (core's ScreenThread).
+        entryPoints: { extension: path.join(pkgDir, 'src', 'extension.ts'), 'screen-worker': path.join(coreSrc, 'node', 'terminal', 'screen-worker.ts') },
         outdir: dist,
         platform: 'node',
         format: 'cjs',
@@ -68,7 +69,7 @@ await Promise.all([
         loader: { '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.svg': 'file', '.png': 'file' }
     })
 ]);
-for (const f of ['extension.js', 'webview/terminal.js', 'webview/terminal.css', 'webview/approval.js', 'webview/approval.css', 'webview/settings.js', 'webview/settings.css', 'webview/dashboard.js', 'webview/dashboard.css', 'webview/history.js', 'webview/history.css', 'webview/history-viewer.js', 'webview/history-viewer.css', 'webview/wizard.js', 'webview/wizard.css']) {
+for (const f of ['extension.js', 'screen-worker.js', 'webview/terminal.js', 'webview/terminal.css', 'webview/approval.js', 'webview/approval.css', 'webview/settings.js', 'webview/settings.css', 'webview/dashboard.js', 'webview/dashboard.css', 'webview/history.js', 'webview/history.css', 'webview/history-viewer.js', 'webview/history-viewer.css', 'webview/wizard.js', 'webview/wizard.css']) {
     if (!fs.existsSync(path.join(dist, f))) {
         throw new Error(`build: ${f} was not produced`);
     }

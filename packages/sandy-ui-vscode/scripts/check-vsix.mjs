@@ -94,7 +94,8 @@ for (const target of [...TARGETS, UNIVERSAL]) {
     const manifest = execFileSync('unzip', ['-p', file, 'extension.vsixmanifest'], { encoding: 'utf8' });
     const declared = /TargetPlatform="([^"]+)"/.exec(manifest)?.[1];
     const prebuildDirs = [...new Set(names.filter(n => n.startsWith(`${PTY}prebuilds/`)).map(n => n.slice(`${PTY}prebuilds/`.length).split('/')[0]))];
-    for (const required of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/webview/terminal.js',
+    // (screen-worker.js: core's ScreenThread parses the sessions' screens in it; without it they are parsed on the extension host's thread.)
+    for (const required of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/screen-worker.js', 'extension/dist/webview/terminal.js',
         'extension/dist/webview/approval.js', 'extension/dist/webview/settings.js']) {
         if (!names.includes(required)) {
             problems.push(`${target}: ${required} missing`);

@@ -10,6 +10,13 @@ import { round } from './report';
 
 export interface CpuSplit {
     backendMs: number;
+    /**
+     * Of backendMs, its main thread's (the one that reads the PTYs and serves the windows); the rest is its
+     * other threads: the sessions' screen worker (core's ScreenThread), V8's and libuv's helpers.
+     */
+    backendMainThreadMs: number;
+    /** backendMs by thread, largest first (thread ids are not named: the main thread is the pid, the screen worker is usually the next largest). */
+    backendByThread: Array<{ tid: number; ms: number }>;
     browserMs: number;
     sessionMs: number;
     /** browserMs by Chromium process type (`--type=` of its command line; `browser` has none). */
@@ -31,6 +38,8 @@ interface Snapshot {
     machineBusyMs: number;
     backendWchar: number;
     backend: number;
+    backendMain: number;
+    backendThreads: Map<number, number>;
     browser: Map<number, number>;
     session: Map<number, number>;
 }
@@ -63,9 +72,11 @@ export class CpuProbe {
 
     snapshot(): Snapshot {
         let backend = 0;
+        let backendMain = 0;
         try {
             // Its own CPU only: reaped children (the --print-state polls) are not the terminal's work.
             backend = cpuTimes(this.backendPid).selfMs;
+            backendMain = cpuTimes(this.backendPid, this.backendPid).selfMs;
         } catch {
             // The backend died; the run reports that elsewhere.
         }
@@ -80,6 +91,8 @@ export class CpuProbe {
             machineBusyMs: machineCpu().busyMs,
             backendWchar,
             backend,
+            backendMain,
+            backendThreads: threadCpu(this.backendPid),
             browser: cpuOf(descendants(process.pid).filter(isChromium)),
             session: cpuOf(this.sessionPids())
         };
@@ -89,6 +102,9 @@ export class CpuProbe {
         const after = this.snapshot();
         return {
             backendMs: round(after.backend - before.backend, 0),
+            backendMainThreadMs: round(after.backendMain - before.backendMain, 0),
+            backendByThread: [...after.backendThreads].map(([tid, ms]) => ({ tid, ms: round(ms - (before.backendThreads.get(tid) ?? 0), 0) }))
+                .filter(t => t.ms > 0).sort((a, b) => b.ms - a.ms),
             browserMs: round(cpuDeltaMs(before.browser, after.browser), 0),
             sessionMs: round(cpuDeltaMs(before.session, after.session), 0),
             backendWrittenMB: round((after.backendWchar - before.backendWchar) / 1e6, 2),
@@ -97,6 +113,23 @@ export class CpuProbe {
             machineCores: round((after.machineBusyMs - before.machineBusyMs) / Math.max(1, after.at - before.at), 2)
         };
     }
+}
+
+/** CPU (ms) of each thread of a process. */
+function threadCpu(pid: number): Map<number, number> {
+    const out = new Map<number, number>();
+    try {
+        for (const tid of fs.readdirSync(`/proc/${pid}/task`).map(Number)) {
+            try {
+                out.set(tid, cpuTimes(pid, tid).selfMs);
+            } catch {
+                // The thread ended.
+            }
+        }
+    } catch {
+        // The process ended.
+    }
+    return out;
 }
 
 function byType(before: Map<number, number>, after: Map<number, number>): Record<string, number> {
@@ -119,11 +152,12 @@ export function summariseCpu(runs: CpuSplit[]): Record<string, unknown> {
         return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
     };
     const backend = runs.map(r => r.backendMs);
+    const backendMain = runs.map(r => r.backendMainThreadMs);
     const browser = runs.map(r => r.browserMs);
     const session = runs.map(r => r.sessionMs);
     const written = runs.map(r => r.backendWrittenMB);
     return {
-        backendMs: backend, browserMs: browser, browserByType: runs.map(r => r.browserByType), sessionMs: session, backendWrittenMB: written,
+        backendMs: backend, backendMainThreadMs: backendMain, backendByThread: runs.map(r => r.backendByThread), browserMs: browser, browserByType: runs.map(r => r.browserByType), sessionMs: session, backendWrittenMB: written,
         windowMs: runs.map(r => r.windowMs), coresBusy: runs.map(r => round((r.backendMs + r.browserMs + r.sessionMs) / Math.max(1, r.windowMs), 2)),
         machineCores: runs.map(r => r.machineCores),
         medianBackendMs: med(backend), medianBrowserMs: med(browser), medianSessionMs: med(session), medianBackendWrittenMB: med(written)

@@ -23,8 +23,9 @@ export interface CpuTimes {
     childrenMs: number;
 }
 
-export function cpuTimes(pid: number): CpuTimes {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** A process's CPU, or with `thread` one of its threads' (its main thread's id is the pid). */
+export function cpuTimes(pid: number, thread?: number): CpuTimes {
+    const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // The command name (field 2) may contain spaces or parentheses: split after its closing paren.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state); utime is field 14 -> index 11.

@@ -18,7 +18,7 @@ import * as path from 'path';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as pty from 'node-pty';
-import { PtySupervisor, ptySpawnFrom, REPLAY_SCROLLBACK_LINES, ScreenState, SessionAttachment } from '@sandy-ui/core/node';
+import { PtySupervisor, ptySpawnFrom, REPLAY_SCROLLBACK_LINES, ScreenState, ScreenThread, SessionAttachment } from '@sandy-ui/core/node';
 import { FAKE_SANDY, Scratch } from './app';
 import { PROMPT_HINT, ptyEnv, Tail } from './raw-pty';
 import { Report, delay, log, round } from './report';
@@ -42,10 +42,16 @@ function heapUsedAfterGc(gc: () => void): number {
     return m.heapUsed + m.arrayBuffers;
 }
 
+/**
+ * The screens are parsed on this thread here (the backend parses them in its screen worker, whose heap
+ * this process cannot read): the same engines, so the same memory, counted where it can be.
+ */
+const onThisThread = new ScreenThread('local');
+
 export async function benchSessionMemory(report: Report, s: Scratch, sessions: number, cols = 135, rows = 50): Promise<void> {
     const gc = collector();
     const env = ptyEnv(s);
-    const supervisor = new PtySupervisor(ptySpawnFrom(pty as unknown as Parameters<typeof ptySpawnFrom>[0]));
+    const supervisor = new PtySupervisor(ptySpawnFrom(pty as unknown as Parameters<typeof ptySpawnFrom>[0]), { screenThread: onThisThread });
     supervisor.setSessionPort({
         commandLine: () => ({ sandyPath: FAKE_SANDY, env }),
         run: (args, cwd, timeoutMs) => new Promise(resolve => execFile(FAKE_SANDY, args, { cwd, env, timeout: timeoutMs }, (error, stdout, stderr) => {
@@ -132,7 +138,7 @@ export async function benchSessionMemory(report: Report, s: Scratch, sessions: n
 /** One backend screen filled to its scrollback limit on the normal screen: its live cost in bytes. */
 async function worstCaseScreen(gc: () => void, cols: number, rows: number, lines: number): Promise<number> {
     const before = heapUsedAfterGc(gc);
-    const screen = new ScreenState(cols, rows, () => undefined);
+    const screen = new ScreenState(cols, rows, () => undefined, onThisThread);
     const filler = 'the quick brown fox jumps over the lazy dog 0123456789 '.repeat(3).slice(0, cols - 12);
     for (let i = 0; i < lines; i++) {
         screen.write(`${String(i).padStart(6)} ${filler}\r\n`);

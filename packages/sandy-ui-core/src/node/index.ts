@@ -22,6 +22,7 @@ export * from './projects/state-poller';
 export * from './projects/workspace-guard';
 export * from './terminal/pty-supervisor';
 export { REPLAY_SCROLLBACK_LINES, ScreenState } from './terminal/screen-state';
+export { ScreenThread, SCREEN_WORKER_FILE } from './terminal/screen-thread';
 export * from './terminal/hosted-session';
 export * from './terminal/session-records';
 export * from './terminal/build-gate';

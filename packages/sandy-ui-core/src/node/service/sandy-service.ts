@@ -14,6 +14,7 @@ import { sweepInterruptedSaves } from '../config/settings-io';
 import { lstatOrUndefined } from '../config/config-io';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { PtySpawn, PtySupervisor } from '../terminal/pty-supervisor';
+import { ScreenThread } from '../terminal/screen-thread';
 import { SessionRecords } from '../terminal/session-records';
 import { BuildGate } from '../terminal/build-gate';
 import { isRecordedSandy, processStartTime } from '../terminal/process-identity';
@@ -147,7 +148,9 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         this.supervisor = options.supervisor ?? new PtySupervisor(options.spawnPty, {
             buildGate,
             // An agent waiting at its own dialog (trust, permission, login…) needs the user as a notification does.
-            promptDetector: (lines, agent) => detectPrompt(lines, agent) !== undefined
+            promptDetector: (lines, agent) => detectPrompt(lines, agent) !== undefined,
+            // The sessions' screens are parsed in the process's screen worker; what becomes of it goes to this log.
+            screenThread: ScreenThread.shared(message => options.logger.warn(message))
         });
         this.store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
         this.approvalMemory = new ApprovalMemory(this.dataDir);

@@ -1,16 +1,14 @@
 import { expect } from 'chai';
 import { MAX_CLIPBOARD_PAYLOAD } from '../../common/terminal/osc';
 import { MAX_CARRIED } from './carried-sequences';
-import { ScreenState } from './screen-state';
+import { ScreenEngine } from './screen-engine';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** Writes each chunk, waits until all are parsed, and returns the screen. */
-async function parsedScreen(chunks: string[]): Promise<ScreenState> {
-    const screen = new ScreenState(80, 24, () => undefined);
-    for (const c of chunks) {
-        screen.write(c);
-    }
+async function parsedScreen(chunks: string[]): Promise<ScreenEngine> {
+    const screen = new ScreenEngine(80, 24, { notify: () => undefined, parsed: () => undefined });
+    chunks.forEach((c, i) => screen.write(i + 1, c));
     await screen.serialize();
     return screen;
 }

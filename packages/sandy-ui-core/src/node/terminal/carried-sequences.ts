@@ -18,7 +18,7 @@ import { parseOsc52 } from '../../common/terminal/osc';
  * output it stands for is parsed, so more than that after a query can push it out.
  */
 export interface CarriedSequence {
-    /** The chunk ({@link ScreenState.write}'s number) it was parsed in. */
+    /** The chunk (`ScreenEngine.write`'s number) it was parsed in. */
     seq: number;
     data: string;
 }
@@ -80,10 +80,14 @@ export class CarriedSequences {
         }));
     }
 
-    /** What a frame standing for chunks `from` to `to` (inclusive) carries after it: the clipboard write, then the rest in the order parsed. */
+    /** What a frame standing for chunks `from` to `to` (inclusive) carries after it: see {@link carriedBetween}. */
     between(from: number, to: number): string {
-        const within = (s: CarriedSequence) => s.seq >= from && s.seq <= to;
-        return (this.clipboard && within(this.clipboard) ? this.clipboard.data : '') + this.others.filter(within).map(s => s.data).join('');
+        return carriedBetween(this.snapshot(), from, to);
+    }
+
+    /** Everything kept now, the clipboard write first, then the rest in the order parsed (a frame takes it along). */
+    snapshot(): CarriedSequence[] {
+        return this.clipboard ? [this.clipboard, ...this.others] : [...this.others];
     }
 
     protected keep(data: string): void {
@@ -98,6 +102,14 @@ export class CarriedSequences {
         this.clipboard = undefined;
         this.others = [];
     }
+}
+
+/**
+ * What a frame standing for chunks `from` to `to` (inclusive) carries after it, of a {@link CarriedSequences.snapshot}:
+ * the clipboard write, then the rest in the order parsed.
+ */
+export function carriedBetween(carried: readonly CarriedSequence[], from: number, to: number): string {
+    return carried.filter(s => s.seq >= from && s.seq <= to).map(s => s.data).join('');
 }
 
 /** xterm's parameters as written: a number starts a parameter, an array holds the sub-parameters of the one before it (-1: empty). */

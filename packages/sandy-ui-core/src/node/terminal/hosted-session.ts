@@ -2,7 +2,9 @@ import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/even
 import { CATCH_UP, FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
 import { ActivityTracker, attentionOf, AttentionState, PaneFacts, paneAttentionOf } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
+import { carriedBetween } from './carried-sequences';
 import { ScreenState } from './screen-state';
+import type { ScreenThread } from './screen-thread';
 
 /**
  * The part of a node-pty `IPty` the supervisor needs. The core never imports node-pty: the Theia
@@ -84,10 +86,10 @@ export class HostedSession {
     protected resolveExited!: () => void;
     protected feedSubscriptions: DisposableLike[] = [];
 
-    constructor(readonly info: SessionInfo, size: { cols: number; rows: number }, onNotify: (n: TerminalNotification) => void) {
+    constructor(readonly info: SessionInfo, size: { cols: number; rows: number }, onNotify: (n: TerminalNotification) => void, screenThread?: ScreenThread) {
         this.cols = size.cols;
         this.rows = size.rows;
-        this.screen = new ScreenState(size.cols, size.rows, onNotify);
+        this.screen = new ScreenState(size.cols, size.rows, onNotify, screenThread);
         this.screen.onParsed = () => {
             if (this.paused) {
                 this.updateFlow();
@@ -382,7 +384,7 @@ export class AttachmentImpl implements SessionAttachment {
                 const before = this.unsent.filter(u => u.seq < frame.alternateSince);
                 const after = this.unsent.filter(u => u.seq > frame.seq);
                 // What the view must still act on in the output the frame replaces (the clipboard, queries) follows it.
-                const carried = this.session.screen.carriedBetween(Math.max(this.sentUpTo + 1, frame.alternateSince), frame.seq);
+                const carried = carriedBetween(frame.carried, Math.max(this.sentUpTo + 1, frame.alternateSince), frame.seq);
                 this.unsent = [...before, { data: frame.data + carried, seq: frame.seq, frame: true }, ...after];
                 this.bytesUpTo = Math.max(this.bytesUpTo, frame.alternateSince - 1);
                 this.queuedChars = this.unsent.reduce((n, u) => n + u.data.length, 0);

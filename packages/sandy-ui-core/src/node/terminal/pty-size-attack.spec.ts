@@ -113,8 +113,7 @@ describe('Attack: a size borrowed from the area or sent by the agent reaches the
         // The screen itself, as the session keeps it (replays are drawn from it).
         const screen = new ScreenState(80, 24, () => undefined);
         screen.write(hostile);
-        await screen.serialize();
-        const term = (screen as unknown as { terminal: { cols: number; rows: number } }).terminal;
+        const term = await screen.visibleText();
         expect(`${term.cols}x${term.rows}`).to.equal('80x24');
         screen.dispose();
     });

@@ -11,6 +11,7 @@ import { HostedSession, PtyLike, SessionAttachment, FeedExit, delay } from './ho
 import { BuildGate } from './build-gate';
 import type { DiscoveredDaemon, SessionDiscovery } from '../../common/session/session-discovery';
 import { isRecordedSandy } from './process-identity';
+import type { ScreenThread } from './screen-thread';
 import { agentsOf } from '../../common/session/tmux-panes';
 import type { PaneScreen } from '../../common/session/tmux-panes';
 import { Attention, elapsedSince } from '../../common/session/session-attention';
@@ -132,6 +133,8 @@ export interface SupervisorOptions {
      * asked once each time the session's output has been quiet for {@link PROMPT_QUIET_MS}. None: no prompt detection.
      */
     promptDetector?: (lines: readonly string[], agent: string | undefined) => boolean;
+    /** Where the sessions' screens are parsed (screen-thread.ts): the process's screen worker by default. */
+    screenThread?: ScreenThread;
 }
 
 /** A session quiet this long has its screen looked at for an agent's prompt. */
@@ -170,6 +173,7 @@ export class PtySupervisor {
     protected readonly seen = new Set<string>();
     protected readonly now: () => number;
     protected readonly promptDetector: SupervisorOptions['promptDetector'];
+    protected readonly screenThread: ScreenThread | undefined;
 
     constructor(protected readonly spawnPty: PtySpawn, options: SupervisorOptions | StopTimings = {}, sendSignal?: SignalSender) {
         const o: SupervisorOptions = 'interruptGraceMs' in options ? { timings: options, sendSignal } : options;
@@ -180,6 +184,7 @@ export class PtySupervisor {
         this.isSandy = o.isSandy ?? isRecordedSandy;
         this.now = o.clock ?? Date.now;
         this.promptDetector = o.promptDetector;
+        this.screenThread = o.screenThread;
         this.attentionTicker = setInterval(() => {
             for (const session of this.sessions.values()) {
                 if (!this.lookAtPanes(session)) {
@@ -683,7 +688,7 @@ export class PtySupervisor {
                 this.attentionMayHaveChanged(session);
             }
             (notification.source === 'bell' ? bells : words).push(notification);
-        });
+        }, this.screenThread);
         session.toDispose.push(words, bells);
         session.now = this.now;
         session.activity.setSeen(this.seen.has(info.id));

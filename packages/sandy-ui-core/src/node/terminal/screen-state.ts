@@ -1,73 +1,38 @@
-import { Terminal } from '@xterm/headless';
-import { SerializeAddon } from '@xterm/addon-serialize';
-import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
-import { sandyPanes } from '../../common/session/tmux-panes';
-import type { PaneScreen, ScreenGrid } from '../../common/session/tmux-panes';
-import { catchUpFrame } from './screen-frame';
-import { CarriedSequences } from './carried-sequences';
+import type { PaneScreen } from '../../common/session/tmux-panes';
+import type { ScreenFrame } from './screen-engine';
+import type { ScreenEvent, ScreenRequest } from './screen-protocol';
+import { ScreenClient, ScreenThread } from './screen-thread';
 
-/** A catch-up frame (screen-frame.ts) and the last chunk it stands for. */
-export interface ScreenFrame {
-    /** {@link ScreenState.write}'s number of the last chunk drawn in it. */
-    seq: number;
-    /**
-     * The first chunk of the run of chunks up to {@link seq} during all of which the alternate screen was
-     * shown: the frame stands for these only (earlier ones wrote on the normal screen, whose lines the view
-     * must get).
-     */
-    alternateSince: number;
-    data: string;
-}
+export { MAX_REPLAY_CHARS, REPLAY_SCROLLBACK_LINES, FRAME_MID_SEQUENCE_WAIT_MS } from './screen-engine';
+export type { ScreenFrame } from './screen-engine';
 
-/** Lines of scrollback a reattaching view gets back above the screen. */
-export const REPLAY_SCROLLBACK_LINES = 1000;
-/**
- * A replay larger than this (characters) is made again with less scrollback, then with the screen
- * only: an agent that fills every cell with its own colours must not make each attach megabytes.
- */
-export const MAX_REPLAY_CHARS = 1_000_000;
-/** How long a frame waits for the rest of a sequence its output ended inside of before there is none. */
-export const FRAME_MID_SEQUENCE_WAIT_MS = 100;
+type Asked = Extract<ScreenRequest, { req: number }>;
+type Question = Asked extends infer R ? R extends Asked ? Omit<R, 'id' | 'req'> : never : never;
 
 /**
- * A session's terminal as the backend keeps it: a headless xterm fed every byte of the session's
- * output. A view that (re)attaches gets {@link serialize}: the current screen, modes and recent
- * scrollback as plain drawing commands. No OSC survives serialisation, so a replay can never fire a
- * notification again, write the clipboard or set a title: those happened once, here, where the
- * stream is parsed ({@link onNotify}), whether or not a tab is open.
+ * A session's screen as the session holds it (hosted-session.ts): the backend's headless xterm of the
+ * session (screen-engine.ts) runs on the screen thread (screen-thread.ts: a worker), and this is its
+ * side on the thread that reads the PTY. What flow control and the catch-up frames must know at once is
+ * kept here as the engine reports it: the chunks written, the characters not parsed yet, whether the
+ * screen shown, as parsed so far, is the alternate one. Everything read off the screen is asked for and
+ * comes back in order: an answer is about every chunk written before the question.
  */
-export class ScreenState {
-    protected readonly terminal: Terminal;
-    protected readonly serializer = new SerializeAddon();
-    protected readonly dispatcher: OscDispatcher;
-    protected readonly carried: CarriedSequences;
+export class ScreenState implements ScreenClient {
+    protected readonly id: number;
     protected disposed = false;
-    /** Chunks written, and parsed, so far (a frame stands for every chunk up to its own). */
     protected written = 0;
-    protected parsed = 0;
     protected unparsed = 0;
-    protected frameWaiters: Array<{ notBefore: number; resolve: (frame: ScreenFrame | undefined) => void }> = [];
-    protected midSequenceTimer: ReturnType<typeof setTimeout> | undefined;
-    /** The last chunk during which the normal screen was shown at any moment. */
-    protected normalSeq = 0;
-    /** Called after a chunk is parsed (the session's flow control watches {@link unparsedChars}). */
+    protected shownAlternate = false;
+    protected nextReq = 1;
+    protected readonly pending = new Map<number, { empty: unknown; resolve: (value: unknown) => void }>();
+    /** Whether it waits for the thread (output not parsed yet, a question not answered): see {@link ScreenThread.hold}. */
+    protected waiting = false;
+    /** Called after chunks are parsed (the session's flow control watches {@link unparsedChars}). */
     onParsed: (() => void) | undefined;
 
-    constructor(cols: number, rows: number, onNotify: (n: TerminalNotification) => void) {
-        this.terminal = new Terminal({ cols, rows, scrollback: REPLAY_SCROLLBACK_LINES, allowProposedApi: true });
-        this.terminal.loadAddon(this.serializer);
-        // A switch of screens inside a chunk: the normal one was shown during it (before or after).
-        this.terminal.buffer.onBufferChange(() => this.normalSeq = this.parsed + 1);
-        // Notifications only: the clipboard and links belong to the view that shows the live stream.
-        this.dispatcher = new OscDispatcher({ notify: onNotify, clipboard: () => undefined });
-        for (const ident of [9, 99, 777]) {
-            this.terminal.parser.registerOscHandler(ident, payload => this.dispatcher.handle(ident, payload));
-        }
-        // sandy's tmux forwards a bell (CONTRACT §7): the one attention signal that gets through unwrapped.
-        this.terminal.onBell(() => onNotify({ body: 'The session rang the bell.', source: 'bell' }));
-        // (A handler runs while its chunk is parsed: the chunks before it have called back.)
-        this.carried = new CarriedSequences(this.terminal, () => this.parsed + 1);
+    constructor(cols: number, rows: number, protected readonly onNotify: (n: TerminalNotification) => void, protected readonly thread = ScreenThread.shared()) {
+        this.id = thread.open(this, cols, rows);
     }
 
     /** Parse `data` (in the order written); returns its chunk number. */
@@ -77,15 +42,8 @@ export class ScreenState {
         }
         const seq = ++this.written;
         this.unparsed += data.length;
-        this.terminal.write(data, () => {
-            this.parsed = seq;
-            this.unparsed -= data.length;
-            if (this.terminal.buffer.active.type === 'normal') {
-                this.normalSeq = seq;
-            }
-            this.serveFrames();
-            this.onParsed?.();
-        });
+        this.thread.post({ op: 'write', id: this.id, seq, data });
+        this.updateWaiting();
         return seq;
     }
 
@@ -101,7 +59,7 @@ export class ScreenState {
 
     /** Whether the screen, as parsed so far, is the alternate one (where a view may be caught up by frames). */
     get alternate(): boolean {
-        return !this.disposed && this.terminal.buffer.active.type === 'alternate';
+        return !this.disposed && this.shownAlternate;
     }
 
     /**
@@ -110,130 +68,107 @@ export class ScreenState {
      * (the normal screen, a character set in use) — the output is then sent as it is.
      */
     frame(): Promise<ScreenFrame | undefined> {
-        if (this.disposed) {
-            return Promise.resolve(undefined);
-        }
-        return new Promise(resolve => {
-            this.frameWaiters.push({ notBefore: this.written, resolve });
-            if (this.parsed === this.written) {
-                this.serveFrames();
-            }
-        });
-    }
-
-    protected serveFrames(timedOut = false): void {
-        const due = this.frameWaiters.filter(w => w.notBefore <= this.parsed);
-        if (!due.length) {
-            return;
-        }
-        const result = catchUpFrame(this.terminal);
-        if (result.kind === 'mid-sequence' && !timedOut) {
-            // The next chunk boundary (the rest of the sequence is on its way); a stream that stops
-            // inside a sequence gets no frame.
-            if (this.parsed === this.written) {
-                this.midSequenceTimer ??= setTimeout(() => {
-                    this.midSequenceTimer = undefined;
-                    this.serveFrames(this.parsed === this.written);
-                }, FRAME_MID_SEQUENCE_WAIT_MS);
-            }
-            return;
-        }
-        this.frameWaiters = this.frameWaiters.filter(w => !due.includes(w));
-        const alternateSince = this.normalSeq + 1;
-        const frame = result.kind === 'frame' && alternateSince <= this.parsed ? { seq: this.parsed, alternateSince, data: result.data } : undefined;
-        due.forEach(w => w.resolve(frame));
+        return this.ask({ op: 'frame', notBefore: this.written }, undefined);
     }
 
     /**
-     * What a frame standing for chunks `from` to `to` must be followed by (carried-sequences.ts): the
-     * clipboard write and the queries and colour changes the agent wrote in them, re-encoded.
-     */
-    carriedBetween(from: number, to: number): string {
-        return this.disposed ? '' : this.carried.between(from, to);
-    }
-
-    resize(cols: number, rows: number): void {
-        if (!this.disposed) {
-            this.terminal.resize(cols, rows);
-        }
-    }
-
-    /**
-     * The screen once everything written so far is parsed. Output written after this call is not in
-     * it (the callback runs right after the marker's chunk, before later chunks are parsed).
+     * The screen once everything written so far is parsed (no OSC in it: replaying it has no side
+     * effects; at most MAX_REPLAY_CHARS). Output written after this call is not in it.
      */
     serialize(): Promise<string> {
-        if (this.disposed) {
-            return Promise.resolve('');
-        }
-        return new Promise(resolve => this.terminal.write('', () => {
-            let replay = '';
-            for (const scrollback of [REPLAY_SCROLLBACK_LINES, 100, 0]) {
-                replay = this.serializer.serialize({ scrollback });
-                if (replay.length <= MAX_REPLAY_CHARS) {
-                    break;
-                }
-            }
-            resolve(replay);
-        }));
+        return this.ask({ op: 'serialize' }, '');
     }
 
     /**
      * The visible screen as plain text, once everything written so far is parsed: one string per row
-     * (xterm's cells, trailing blanks trimmed; no escapes: those were parsed into the cells), at most
-     * the bottom `maxRows` rows. The dashboard's thumbnail bounds and cleans it further.
+     * (trailing blanks trimmed, no escapes), at most the bottom `maxRows` rows. The dashboard's thumbnail
+     * bounds and cleans it further.
      */
     visibleText(maxRows = 200): Promise<{ cols: number; rows: number; lines: string[] }> {
-        if (this.disposed) {
-            return Promise.resolve({ cols: 0, rows: 0, lines: [] });
-        }
-        return new Promise(resolve => this.terminal.write('', () => {
-            const buffer = this.terminal.buffer.active;
-            const lines: string[] = [];
-            for (let i = Math.max(0, this.terminal.rows - maxRows); i < this.terminal.rows; i++) {
-                lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
-            }
-            resolve({ cols: this.terminal.cols, rows: this.terminal.rows, lines });
-        }));
+        return this.ask({ op: 'text', maxRows }, { cols: 0, rows: 0, lines: [] });
     }
 
-    /**
-     * The panes of sandy's multi-agent window on the visible screen, once everything written so far is
-     * parsed (tmux-panes.ts; undefined when the screen is not that layout). Read by cell, so a wide
-     * character in one pane never shifts another.
-     */
+    /** The panes of sandy's multi-agent window on the visible screen (tmux-panes.ts), once everything written so far is parsed. */
     panes(agents: readonly string[]): Promise<PaneScreen[] | undefined> {
-        if (this.disposed || agents.length < 2) {
-            return Promise.resolve(undefined);
+        return agents.length < 2 ? Promise.resolve(undefined) : this.ask({ op: 'panes', agents: [...agents] }, undefined);
+    }
+
+    resize(cols: number, rows: number): void {
+        if (!this.disposed) {
+            this.thread.post({ op: 'resize', id: this.id, cols, rows });
         }
-        return new Promise(resolve => this.terminal.write('', () => {
-            const buffer = this.terminal.buffer.active;
-            const line = (y: number) => buffer.getLine(buffer.viewportY + y);
-            const grid: ScreenGrid = {
-                cols: this.terminal.cols,
-                rows: this.terminal.rows,
-                cell: (x, y) => line(y)?.getCell(x)?.getChars() ?? '',
-                text: (y, x0, x1) => line(y)?.translateToString(true, x0, x1) ?? '',
-                width: (x, y) => line(y)?.getCell(x)?.getWidth() ?? 1
-            };
-            resolve(sandyPanes(grid, agents));
-        }));
     }
 
     /** A new screen from here on (a daemon session's attach client redraws it all). */
     reset(): void {
         if (!this.disposed) {
-            this.terminal.reset();
+            this.thread.post({ op: 'reset', id: this.id });
         }
     }
 
     dispose(): void {
         if (!this.disposed) {
             this.disposed = true;
-            clearTimeout(this.midSequenceTimer);
-            this.frameWaiters.splice(0).forEach(w => w.resolve(undefined));
-            this.carried.dispose();
-            this.terminal.dispose();
+            this.thread.close(this.id);
+            this.lost();
+        }
+    }
+
+    /** (ScreenClient) What the engine says. */
+    event(e: ScreenEvent): void {
+        if (this.disposed) {
+            return;
+        }
+        if (e.op === 'parsed') {
+            this.unparsed = Math.max(0, this.unparsed - e.chars);
+            this.shownAlternate = e.alternate;
+            this.updateWaiting();
+            this.onParsed?.();
+        } else if (e.op === 'notify') {
+            this.onNotify(e.notification);
+        } else {
+            const p = this.pending.get(e.req);
+            this.pending.delete(e.req);
+            this.updateWaiting();
+            p?.resolve(e.value ?? p.empty);
+        }
+    }
+
+    /** (ScreenClient) The engine is gone (its worker ended, or this screen was disposed): what was asked comes back empty, nothing waits for its parse. */
+    lost(): void {
+        this.unparsed = 0;
+        this.shownAlternate = false;
+        for (const p of [...this.pending.values()]) {
+            p.resolve(p.empty);
+        }
+        this.pending.clear();
+        this.updateWaiting();
+        if (!this.disposed) {
+            this.onParsed?.();
+        }
+    }
+
+    protected ask<T>(question: Question, empty: T): Promise<T> {
+        if (this.disposed) {
+            return Promise.resolve(empty);
+        }
+        const req = this.nextReq++;
+        return new Promise<T>(resolve => {
+            this.pending.set(req, { empty, resolve: resolve as (value: unknown) => void });
+            this.thread.post({ ...question, id: this.id, req } as ScreenRequest);
+            this.updateWaiting();
+        });
+    }
+
+    protected updateWaiting(): void {
+        const waiting = !this.disposed && (this.unparsed > 0 || this.pending.size > 0);
+        if (waiting !== this.waiting) {
+            this.waiting = waiting;
+            if (waiting) {
+                this.thread.hold();
+            } else {
+                this.thread.release();
+            }
         }
     }
 }
