@@ -71,9 +71,6 @@ export async function benchBackendPipeline(report: Report, s: Scratch, lines: nu
         const tail = new Tail();
         tail.push(a.replay);
         // A view that keeps up: everything is acknowledged as it arrives (flow control never pauses).
-        const dump: string[] | undefined = process.env.EXP_DUMP ? [] : undefined;
-        process.on('exit', () => dump && fs.writeFileSync(process.env.EXP_DUMP!, JSON.stringify(dump)));
-        supervisor.onData(info.id)(d => dump?.push(d));
         a.onData(d => {
             tail.push(d);
             a.acknowledge(d.length);

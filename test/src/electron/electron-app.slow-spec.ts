@@ -6,6 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import Ajv from 'ajv';
 import { freePort } from '../support/processes';
+import { probeScreenWorker } from '../support/screen-worker-probe';
 
 /*
  * The desktop Sandy IDE, tested without Electron's binary (it cannot be downloaded on the build
@@ -47,6 +48,12 @@ describe('electron-app (without the Electron binary)', function () {
             expect(fs.existsSync(path.join(app, icon)), icon).to.equal(true);
         }
         expect(fs.readdirSync(path.join(app, config.linux.icon)).filter(f => f.endsWith('.png')).length).to.be.at.least(4);
+    });
+
+    it('carries the sessions\' screen worker beside its backend, and that worker parses a screen', async () => {
+        // (electron-app/esbuild.mjs adds the entry: without it core's ScreenThread parses on the backend's main thread.)
+        const replay = await probeScreenWorker(path.join(app, 'lib', 'backend', 'screen-worker.js'), '\x1b]9;x\x07parsed in the electron-app\'s worker\r\n');
+        expect(replay).to.contain('parsed in the electron-app\'s worker').and.not.contain('\x1b]');
     });
 
     describe('backend bundle under Node', () => {

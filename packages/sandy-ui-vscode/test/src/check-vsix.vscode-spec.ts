@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { probeScreenWorker } from '@sandy-ui/test/lib/support/screen-worker-probe';
 
 const PKG = path.resolve(__dirname, '..', '..');
 const CHECK = path.join(PKG, 'scripts', 'check-vsix.mjs');
@@ -17,6 +18,18 @@ describe('npm run check-vsix: what Open VSX would refuse', () => {
         const r = spawnSync(process.execPath, [CHECK], { cwd: PKG, encoding: 'utf8' });
         expect(r.status, r.stdout + r.stderr).to.equal(0);
         expect(r.stdout).to.contain('passes the Open VSX checks');
+    });
+
+    it('the package carries the sessions\' screen worker beside extension.js (check-vsix requires it in every one), and it parses a screen', async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-vsix-worker-'));
+        try {
+            const worker = path.join(dir, 'screen-worker.js');
+            fs.writeFileSync(worker, spawnSync('unzip', ['-p', path.join(PKG, 'dist-vsix', 'sandy-ui-0.1.0.vsix'), 'extension/dist/screen-worker.js']).stdout);
+            const replay = await probeScreenWorker(worker, '\x1b]9;x\x07parsed in the plugin\'s worker\r\n');
+            expect(replay).to.contain('parsed in the plugin\'s worker').and.not.contain('\x1b]');
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     it('fails on a broken package and names each problem', () => {
