@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FloodProducer, floodProducer } from '@sandy-ui/test/lib/bench/flood';
 import { armFlood, floodResult } from '@sandy-ui/test/lib/bench/page';
-import { cpuOf, descendants, machineCpu } from '@sandy-ui/test/lib/bench/proc';
+import { cpuOf, cpuTimes, descendants, machineCpu } from '@sandy-ui/test/lib/bench/proc';
 import { CpuProfile, ProfileSummary, summariseProfile } from '@sandy-ui/test/lib/bench/profiler';
 import { CodeServer } from './code-server';
 import { poll } from './poll';
@@ -61,10 +61,22 @@ function cpuRoles(world: World): Map<number, { role: string; ms: number }> {
     const pids = [...new Set([...world.processes(), ...descendants(process.pid)])];
     const out = new Map<number, { role: string; ms: number }>();
     for (const [pid, ms] of cpuOf(pids)) {
-        out.set(pid, { role: role(pid), ms });
+        const r = role(pid);
+        out.set(pid, { role: r, ms });
+        if (r === 'node extensionHost') {
+            // Of it, its main thread's (the rest: the sessions' screen worker, V8's and libuv's helpers); not counted twice.
+            try {
+                out.set(-pid, { role: `${r} ${MAIN_THREAD_OF_IT}`, ms: cpuTimes(pid, pid).selfMs });
+            } catch {
+                // Gone.
+            }
+        }
     }
     return out;
 }
+
+/** The role suffix of a part of a process already counted whole. */
+const MAIN_THREAD_OF_IT = '(of it, its main thread)';
 
 /**
  * CPU (ms) by role between two snapshots taken `windowMs` apart, with their total in cores over that window
@@ -77,7 +89,7 @@ function cpuSince(before: Map<number, { role: string; ms: number }>, after: Map<
         const used = ms - (before.get(pid)?.ms ?? 0);
         if (used > 0) {
             split[r] = (split[r] ?? 0) + used;
-            total += used;
+            total += r.endsWith(MAIN_THREAD_OF_IT) ? 0 : used;
         }
     }
     const cores = (ms: number) => Math.round(ms / Math.max(1, windowMs) * 100) / 100;
