@@ -52,8 +52,9 @@ describe('electron-app (without the Electron binary)', function () {
 
     it('carries the sessions\' screen worker beside its backend, and that worker parses a screen', async () => {
         // (electron-app/esbuild.mjs adds the entry: without it core's ScreenThread parses on the backend's main thread.)
-        const replay = await probeScreenWorker(path.join(app, 'lib', 'backend', 'screen-worker.js'), '\x1b]9;x\x07parsed in the electron-app\'s worker\r\n');
-        expect(replay).to.contain('parsed in the electron-app\'s worker').and.not.contain('\x1b]');
+        const { replay, notifications } = await probeScreenWorker(path.join(app, 'lib', 'backend', 'screen-worker.js'), '\x1b]9;x\x07parsed in the electron-app\'s worker\r\n');
+        expect(replay).to.contain('parsed in the electron-app\'s worker');
+        expect(notifications, 'its OSC 9 parsed there').to.deep.equal(['osc9:x']);
     });
 
     describe('backend bundle under Node', () => {
@@ -94,6 +95,7 @@ describe('electron-app (without the Electron binary)', function () {
                 }
                 await new Promise(r => setTimeout(r, 200));
             }
+            expect(log, 'the bundle finds its screen worker beside it').to.not.contain('screen-worker.js is missing');
             expect(await get(port, `127.0.0.1:${port}`)).to.equal(200);
             expect(await get(port, `evil.example:${port}`)).to.equal(403);
         });

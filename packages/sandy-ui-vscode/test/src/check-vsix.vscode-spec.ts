@@ -25,8 +25,9 @@ describe('npm run check-vsix: what Open VSX would refuse', () => {
         try {
             const worker = path.join(dir, 'screen-worker.js');
             fs.writeFileSync(worker, spawnSync('unzip', ['-p', path.join(PKG, 'dist-vsix', 'sandy-ui-0.1.0.vsix'), 'extension/dist/screen-worker.js']).stdout);
-            const replay = await probeScreenWorker(worker, '\x1b]9;x\x07parsed in the plugin\'s worker\r\n');
-            expect(replay).to.contain('parsed in the plugin\'s worker').and.not.contain('\x1b]');
+            const { replay, notifications } = await probeScreenWorker(worker, '\x1b]9;x\x07parsed in the plugin\'s worker\r\n');
+            expect(replay).to.contain('parsed in the plugin\'s worker');
+            expect(notifications, 'its OSC 9 parsed there').to.deep.equal(['osc9:x']);
         } finally {
             fs.rmSync(dir, { recursive: true, force: true });
         }

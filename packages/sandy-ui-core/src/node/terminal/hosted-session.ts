@@ -370,7 +370,8 @@ export class AttachmentImpl implements SessionAttachment {
         this.frameAsked = true;
         this.sinceAsked = 0;
         const asked = this.unsent.length ? this.unsent[this.unsent.length - 1].seq : 0;
-        void this.session.screen.frame().then(frame => {
+        // (What it was sent up to now it has acted on: a frame need not carry the sequences in it.)
+        void this.session.screen.frame(this.sentUpTo + 1).then(frame => {
             this.frameAsked = false;
             if (this.disposed || this.ended) {
                 return;

@@ -62,12 +62,18 @@ export class ScreenEngine {
     /** Chunks written, and parsed, so far (a frame stands for every chunk up to its own). */
     protected written = 0;
     protected parsed = 0;
-    protected frameWaiters: Array<{ notBefore: number; resolve: (frame: ScreenFrame | undefined) => void }> = [];
+    protected frameWaiters: Array<{ notBefore: number; carriedFrom: number; resolve: (frame: ScreenFrame | undefined) => void }> = [];
     protected midSequenceTimer: ReturnType<typeof setTimeout> | undefined;
     /** The last chunk during which the normal screen was shown at any moment. */
     protected normalSeq = 0;
 
-    constructor(cols: number, rows: number, protected readonly events: ScreenEngineEvents) {
+    /**
+     * `startSeq`: the chunks written before this engine existed (a screen opened again after its worker
+     * ended): numbering goes on from there, and they count as parsed on the normal screen, so no frame
+     * stands for them.
+     */
+    constructor(cols: number, rows: number, protected readonly events: ScreenEngineEvents, startSeq = 0) {
+        this.written = this.parsed = this.normalSeq = startSeq;
         const onNotify = (n: TerminalNotification) => events.notify(n);
         this.terminal = new Terminal({ cols, rows, scrollback: REPLAY_SCROLLBACK_LINES, allowProposedApi: true });
         this.terminal.loadAddon(this.serializer);
@@ -109,13 +115,15 @@ export class ScreenEngine {
      * A catch-up frame (screen-frame.ts) standing for every chunk up to `notBefore` at least, made once
      * they are parsed (at the first chunk boundary after them outside any sequence); undefined when none
      * can stand for them (the normal screen, a character set in use) — the output is then sent as it is.
+     * It carries the sequences parsed from chunk `carriedFrom` on (what the asking view was not sent).
      */
-    frame(notBefore: number): Promise<ScreenFrame | undefined> {
+    frame(notBefore: number, carriedFrom = 0): Promise<ScreenFrame | undefined> {
         if (this.disposed) {
             return Promise.resolve(undefined);
         }
         return new Promise(resolve => {
-            this.frameWaiters.push({ notBefore, resolve });
+            // (Never for a chunk this engine was not given: it would wait for ever.)
+            this.frameWaiters.push({ notBefore: Math.min(notBefore, this.written), carriedFrom, resolve });
             if (this.parsed === this.written) {
                 this.serveFrames();
             }
@@ -141,9 +149,10 @@ export class ScreenEngine {
         }
         this.frameWaiters = this.frameWaiters.filter(w => !due.includes(w));
         const alternateSince = this.normalSeq + 1;
-        const frame = result.kind === 'frame' && alternateSince <= this.parsed
-            ? { seq: this.parsed, alternateSince, data: result.data, carried: this.carried.snapshot() } : undefined;
-        due.forEach(w => w.resolve(frame));
+        const made = result.kind === 'frame' && alternateSince <= this.parsed ? result.data : undefined;
+        const carried = made === undefined ? [] : this.carried.snapshot();
+        due.forEach(w => w.resolve(made === undefined ? undefined
+            : { seq: this.parsed, alternateSince, data: made, carried: carried.filter(c => c.seq >= Math.max(w.carriedFrom, alternateSince)) }));
     }
 
     /**
@@ -154,9 +163,14 @@ export class ScreenEngine {
         return this.disposed ? '' : this.carried.between(from, to);
     }
 
+    /** From the next chunk on: what was written before is parsed at the size it was written for. */
     resize(cols: number, rows: number): void {
         if (!this.disposed) {
-            this.terminal.resize(cols, rows);
+            this.terminal.write('', () => {
+                if (!this.disposed) {
+                    this.terminal.resize(cols, rows);
+                }
+            });
         }
     }
 

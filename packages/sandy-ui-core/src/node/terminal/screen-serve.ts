@@ -36,7 +36,29 @@ export function serveScreens(port: ScreenPort<ScreenRequest, ScreenEvent>): void
             port.postMessage({ op: 'reply', id: m.id, req: m.req, value: v });
         });
     };
+    /**
+     * One screen's engine failed (xterm throws on some input, e.g. more than 50 MB waiting to be parsed):
+     * that screen is dropped and its owner told; every other screen, and the worker, go on.
+     */
+    const fail = (id: number, e: unknown) => {
+        const s = screens.get(id);
+        screens.delete(id);
+        due.delete(id);
+        try {
+            s?.engine.dispose();
+        } catch {
+            // It is gone either way.
+        }
+        port.postMessage({ op: 'lost', id, reason: e instanceof Error ? e.message : String(e) });
+    };
     port.on('message', (m: ScreenRequest) => {
+        try {
+            handle(m);
+        } catch (e) {
+            fail(m.id, e);
+        }
+    });
+    const handle = (m: ScreenRequest) => {
         const s = screens.get(m.id);
         switch (m.op) {
             case 'open': {
@@ -55,7 +77,7 @@ export function serveScreens(port: ScreenPort<ScreenRequest, ScreenEvent>): void
                             setImmediate(flush);
                         }
                     }
-                });
+                }, m.seq);
                 screens.set(m.id, served);
                 return;
             }
@@ -74,7 +96,7 @@ export function serveScreens(port: ScreenPort<ScreenRequest, ScreenEvent>): void
                 due.delete(m.id);
                 return;
             case 'frame':
-                answer(m, s ? s.engine.frame(m.notBefore) : Promise.resolve(undefined));
+                answer(m, s ? s.engine.frame(m.notBefore, m.carriedFrom) : Promise.resolve(undefined));
                 return;
             case 'serialize':
                 answer(m, s ? s.engine.serialize() : Promise.resolve(''));
@@ -86,5 +108,5 @@ export function serveScreens(port: ScreenPort<ScreenRequest, ScreenEvent>): void
                 answer(m, s ? s.engine.panes(m.agents) : Promise.resolve(undefined));
                 return;
         }
-    });
+    };
 }

@@ -5,6 +5,14 @@ import type { ScreenEvent, ScreenRequest } from './screen-protocol';
 import { ScreenClient, ScreenThread } from './screen-thread';
 
 export { MAX_REPLAY_CHARS, REPLAY_SCROLLBACK_LINES, FRAME_MID_SEQUENCE_WAIT_MS } from './screen-engine';
+
+/**
+ * The most a screen may have waiting for its parse (characters). Flow control keeps a running session far
+ * below it (CATCH_UP.maxUnparsedChars); a session being stopped is read whatever its views or its screen
+ * (its agent must finish), and what comes past this is not parsed: the screen starts again after it
+ * (xterm refuses to hold more than 50 MB, and a parse that far behind would be out of date anyway).
+ */
+export const MAX_SCREEN_BACKLOG_CHARS = 16 * 1024 * 1024;
 export type { ScreenFrame } from './screen-engine';
 
 type Asked = Extract<ScreenRequest, { req: number }>;
@@ -28,6 +36,8 @@ export class ScreenState implements ScreenClient {
     protected readonly pending = new Map<number, { empty: unknown; resolve: (value: unknown) => void }>();
     /** Whether it waits for the thread (output not parsed yet, a question not answered): see {@link ScreenThread.hold}. */
     protected waiting = false;
+    /** Output past {@link MAX_SCREEN_BACKLOG_CHARS} was not parsed: the screen starts again once the backlog is down. */
+    protected overrun = false;
     /** Called after chunks are parsed (the session's flow control watches {@link unparsedChars}). */
     onParsed: (() => void) | undefined;
 
@@ -41,6 +51,16 @@ export class ScreenState implements ScreenClient {
             return this.written;
         }
         const seq = ++this.written;
+        if (this.unparsed + data.length > MAX_SCREEN_BACKLOG_CHARS) {
+            this.overrun = true;
+            // Its number still reaches the engine (frames count chunks), its text does not.
+            this.thread.post({ op: 'write', id: this.id, seq, data: '' });
+            return seq;
+        }
+        if (this.overrun && this.unparsed <= MAX_SCREEN_BACKLOG_CHARS / 2) {
+            this.overrun = false;
+            this.thread.post({ op: 'reset', id: this.id });
+        }
         this.unparsed += data.length;
         this.thread.post({ op: 'write', id: this.id, seq, data });
         this.updateWaiting();
@@ -65,10 +85,11 @@ export class ScreenState implements ScreenClient {
     /**
      * A catch-up frame (screen-frame.ts) standing for everything written so far, made once it is parsed
      * (at the first chunk boundary after it outside any sequence); undefined when none can stand for it
-     * (the normal screen, a character set in use) — the output is then sent as it is.
+     * (the normal screen, a character set in use) — the output is then sent as it is. `carriedFrom`: the
+     * first chunk whose carried sequences the view may need (it was sent those of the chunks before).
      */
-    frame(): Promise<ScreenFrame | undefined> {
-        return this.ask({ op: 'frame', notBefore: this.written }, undefined);
+    frame(carriedFrom = 0): Promise<ScreenFrame | undefined> {
+        return this.ask({ op: 'frame', notBefore: this.written, carriedFrom }, undefined);
     }
 
     /**
@@ -126,6 +147,11 @@ export class ScreenState implements ScreenClient {
             this.onParsed?.();
         } else if (e.op === 'notify') {
             this.onNotify(e.notification);
+        } else if (e.op === 'lost') {
+            // Its engine failed on the agent's output: this screen (only) starts again, empty.
+            this.lost();
+            this.overrun = false;
+            this.thread.reopen(this.id);
         } else {
             const p = this.pending.get(e.req);
             this.pending.delete(e.req);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { spawnSync } from 'child_process';
 import * as path from 'path';
 import { PtySupervisor } from './pty-supervisor';
-import { ScreenState } from './screen-state';
+import { Worker } from 'worker_threads';
+import { MAX_SCREEN_BACKLOG_CHARS, ScreenState } from './screen-state';
 import { MAX_WORKER_RESTARTS, SCREEN_WORKER_FILE, ScreenThread } from './screen-thread';
 import { ScriptedPty } from '../test/scripted-pty';
 
@@ -98,6 +99,7 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
         const said: string[] = [];
         const thread = new ScreenThread('worker', path.join(__dirname, 'no-such-screen-worker.js'), m => said.push(m));
         expect(thread.kind).to.equal('local');
+        await new Promise(r => setImmediate(r));
         expect(said).to.have.length(1);
         expect(said[0]).to.contain('no-such-screen-worker.js is missing');
         const screen = new ScreenState(80, 24, () => undefined, thread);
@@ -136,6 +138,102 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             await supervisor.dispose();
             thread.dispose();
         }
+    });
+
+    it('Attack: output that makes one screen\'s engine throw (xterm refuses more than 50 MB waiting) loses that screen only: the worker, and every other session\'s screen, go on', async () => {
+        const said: string[] = [];
+        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
+        try {
+            const victim = new ScreenState(80, 24, () => undefined, thread);
+            const bystander = new ScreenState(80, 24, () => undefined, thread);
+            bystander.write('the other session\'s screen\r\n');
+            expect(await bystander.serialize()).to.contain('the other session');
+            // Past the session's own bound (a bound the screen keeps itself: see the next test), straight to the worker.
+            const id = (victim as unknown as { id: number }).id;
+            const told: string[] = [];
+            const event = victim.event.bind(victim);
+            victim.event = e => {
+                told.push(e.op);
+                event(e);
+            };
+            const mb = 'x'.repeat(1024 * 1024);
+            for (let seq = 1; seq <= 60; seq++) {
+                thread.post({ op: 'write', id, seq, data: mb });
+            }
+            (victim as unknown as { written: number }).written = 60;
+            await until(() => told.includes('lost'), 15_000);
+            expect(said, 'no worker ended').to.deep.equal([]);
+            expect(thread.kind).to.equal('worker');
+            expect(await bystander.serialize()).to.contain('the other session');
+            victim.write('drawn again\r\n');
+            expect(await victim.serialize()).to.contain('drawn again').and.not.contain('xxxxxxxx');
+            expect(await victim.frame(), 'a frame is answered, not waited for').to.equal(undefined);
+            victim.dispose();
+            bystander.dispose();
+        } finally {
+            thread.dispose();
+        }
+    });
+
+    it(`Attack: a session read past its flow control (a stop under way) keeps at most ${MAX_SCREEN_BACKLOG_CHARS} characters waiting for the parse, and its screen starts again after`, async () => {
+        const said: string[] = [];
+        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
+        try {
+            const screen = new ScreenState(80, 24, () => undefined, thread);
+            const chunk = lines(20_000, 'flood'); // about 1 MB
+            let most = 0;
+            for (let i = 0; i < 60; i++) {
+                screen.write(chunk);
+                most = Math.max(most, screen.unparsedChars);
+            }
+            expect(most).to.be.at.most(MAX_SCREEN_BACKLOG_CHARS);
+            expect(screen.chunksWritten, 'every chunk numbered').to.equal(60);
+            await until(() => screen.unparsedChars === 0, 15_000);
+            screen.write('after the overrun\r\n');
+            const replay = await screen.serialize();
+            expect(replay).to.contain('after the overrun').and.not.contain('flood 19999');
+            expect(said).to.deep.equal([]);
+            screen.dispose();
+        } finally {
+            thread.dispose();
+        }
+    });
+
+    it('a screen opened again after its worker ended numbers on: a frame asked then is answered, and stands only for output after the restart', async () => {
+        const said: string[] = [];
+        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
+        try {
+            const screen = new ScreenState(80, 24, () => undefined, thread);
+            screen.write('\x1b[?1049h');
+            for (let i = 0; i < 5; i++) {
+                screen.write(`before ${i}\r\n`);
+            }
+            await screen.serialize();
+            thread.crash();
+            await until(() => said.length === 1);
+            expect(await screen.frame(), 'answered at once, nothing after the restart to stand for').to.equal(undefined);
+            screen.write('\x1b[?1049h');
+            screen.write('\x1b[Hafter the restart');
+            const frame = await screen.frame();
+            expect(frame, 'a frame of the alternate screen drawn since').to.not.equal(undefined);
+            expect(frame!.seq).to.equal(8);
+            expect(frame!.alternateSince, 'not the chunks the dead worker had').to.equal(8);
+            expect(frame!.data).to.contain('after the restart');
+            screen.dispose();
+        } finally {
+            thread.dispose();
+        }
+    });
+
+    it('the worker\'s file loaded without its worker data serves nothing', async () => {
+        const worker = new Worker(SCREEN_WORKER_FILE);
+        const heard: unknown[] = [];
+        worker.on('message', m => heard.push(m));
+        worker.postMessage({ op: 'open', id: 1, cols: 80, rows: 24, seq: 0 });
+        worker.postMessage({ op: 'serialize', id: 1, req: 1 });
+        const code = await new Promise<number>(resolve => worker.on('exit', resolve));
+        expect(code).to.equal(0);
+        expect(heard).to.deep.equal([]);
     });
 
     it('the worker keeps a process alive only while a screen waits for it', () => {

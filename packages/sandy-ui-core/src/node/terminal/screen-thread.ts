@@ -7,6 +7,8 @@ import { serveScreens } from './screen-serve';
 
 /** What a {@link ScreenThread} tells one of its screens (screen-state.ts). */
 export interface ScreenClient {
+    /** Chunks written so far (a screen opened again numbers on from there). */
+    readonly chunksWritten: number;
     event(e: ScreenEvent): void;
     /** The thread its engine ran on ended (the worker crashed): its screen is gone, a new one is opened empty. */
     lost(): void;
@@ -68,8 +70,9 @@ export class ScreenThread {
 
     constructor(protected mode: 'worker' | 'local', protected readonly workerFile = SCREEN_WORKER_FILE, protected readonly log: (message: string) => void = processWarning) {
         if (mode === 'worker' && !fs.existsSync(workerFile)) {
-            this.log(`sandy-ui: ${workerFile} is missing; sessions' screens are parsed on the main thread (slower under heavy output).`);
             this.mode = 'local';
+            // Said once the caller is set up (a host's logger may be injected after it is constructed).
+            setImmediate(() => this.say(`sandy-ui: ${workerFile} is missing; sessions' screens are parsed on the main thread (slower under heavy output).`));
         }
     }
 
@@ -82,8 +85,16 @@ export class ScreenThread {
     open(client: ScreenClient, cols: number, rows: number): number {
         const id = this.nextId++;
         this.clients.set(id, { client, cols, rows });
-        this.post({ op: 'open', id, cols, rows });
+        this.post({ op: 'open', id, cols, rows, seq: client.chunksWritten });
         return id;
+    }
+
+    /** Screen `id` again, empty (its engine was lost), numbering on from its chunks written. */
+    reopen(id: number): void {
+        const entry = this.clients.get(id);
+        if (entry) {
+            this.post({ op: 'open', id, cols: entry.cols, rows: entry.rows, seq: entry.client.chunksWritten });
+        }
     }
 
     post(message: ScreenRequest): void {
@@ -118,11 +129,12 @@ export class ScreenThread {
         }
     }
 
-    /** Ends the worker (tests; a new one starts with the next screen's message). */
+    /** Ends the worker; screens still open are told and start again, empty, on a new one (as after a crash, without counting as one). */
     dispose(): void {
         const endpoint = this.endpoint;
         this.endpoint = undefined;
         endpoint?.terminate();
+        this.restartScreens();
     }
 
     protected ensure(): Endpoint {
@@ -131,7 +143,15 @@ export class ScreenThread {
                 message: e => this.clients.get(e.id)?.client.event(e),
                 exit: reason => this.ended(endpoint, reason)
             };
-            const endpoint = this.mode === 'worker' ? workerEndpoint(this.workerFile, listener) : localEndpoint(listener);
+            let endpoint: Endpoint;
+            try {
+                endpoint = this.mode === 'worker' ? workerEndpoint(this.workerFile, listener) : localEndpoint(listener);
+            } catch (e) {
+                // (A thread that cannot be created: out of memory, a resource limit.)
+                this.mode = 'local';
+                endpoint = localEndpoint(listener);
+                this.say(`sandy-ui: the screen worker could not start (${e instanceof Error ? e.message : String(e)}); sessions' screens are parsed on the main thread.`);
+            }
             this.endpoint = endpoint;
             endpoint.ref(this.holds > 0);
         }
@@ -147,15 +167,30 @@ export class ScreenThread {
         if (++this.restarts >= MAX_WORKER_RESTARTS) {
             this.mode = 'local';
         }
-        this.log(`sandy-ui: the screen worker ended (${reason}); ${this.clients.size} session screen(s) start again empty${this.mode === 'local' ? ', on the main thread from now on' : ''}.`);
+        const screens = this.clients.size;
+        this.restartScreens();
+        this.say(`sandy-ui: the screen worker ended (${reason}); ${screens} session screen(s) start again empty${this.mode === 'local' ? ', on the main thread from now on' : ''}.`);
+    }
+
+    /** Every open screen is told its engine is gone, then opened again (empty) where the screens run now. */
+    protected restartScreens(): void {
         const open = [...this.clients.entries()];
         for (const [, entry] of open) {
             entry.client.lost();
         }
         for (const [id, entry] of open) {
             if (this.clients.get(id) === entry) {
-                this.ensure().postMessage({ op: 'open', id, cols: entry.cols, rows: entry.rows });
+                this.reopen(id);
             }
+        }
+    }
+
+    /** What becomes of the worker goes to the log; a log that throws changes nothing here. */
+    protected say(message: string): void {
+        try {
+            this.log(message);
+        } catch {
+            // Nothing else to tell.
         }
     }
 }
