@@ -14,6 +14,17 @@ class CrashableThread extends ScreenThread {
     }
 }
 
+/** A private thread for one test (its worker ended after it), and what it said. */
+async function withThread(body: (thread: CrashableThread, said: string[]) => Promise<void>): Promise<void> {
+    const said: string[] = [];
+    const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
+    try {
+        await body(thread, said);
+    } finally {
+        thread.dispose();
+    }
+}
+
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i} the quick brown fox jumps over the lazy dog\r\n`).join('');
 const until = async (what: () => boolean, ms = 5000) => {
     const deadline = Date.now() + ms;
@@ -48,9 +59,7 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
     });
 
     it('Attack: a worker that dies mid-flood (a crash) takes nothing down: what was asked comes back empty, the screen starts again and keeps working', async () => {
-        const said: string[] = [];
-        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
-        try {
+        await withThread(async (thread, said) => {
             const screen = new ScreenState(80, 24, () => undefined, thread);
             let parsedCalls = 0;
             screen.onParsed = () => parsedCalls++;
@@ -69,15 +78,11 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             const replay = await screen.serialize();
             expect(replay).to.contain('after the crash').and.not.contain('before 19');
             screen.dispose();
-        } finally {
-            thread.dispose();
-        }
+        });
     });
 
     it(`a worker that keeps dying is not started again after ${MAX_WORKER_RESTARTS} ends: the screens run on this thread`, async () => {
-        const said: string[] = [];
-        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
-        try {
+        await withThread(async (thread, said) => {
             const screen = new ScreenState(80, 24, () => undefined, thread);
             for (let i = 0; i < MAX_WORKER_RESTARTS; i++) {
                 screen.write(`round ${i}\r\n`);
@@ -90,9 +95,7 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             screen.write('still drawn\r\n');
             expect(await screen.serialize()).to.contain('still drawn');
             screen.dispose();
-        } finally {
-            thread.dispose();
-        }
+        });
     });
 
     it('a build without the worker\'s file parses on this thread and says so once', async () => {
@@ -141,9 +144,7 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
     });
 
     it('Attack: output that makes one screen\'s engine throw (xterm refuses more than 50 MB waiting) loses that screen only: the worker, and every other session\'s screen, go on', async () => {
-        const said: string[] = [];
-        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
-        try {
+        await withThread(async (thread, said) => {
             const victim = new ScreenState(80, 24, () => undefined, thread);
             const bystander = new ScreenState(80, 24, () => undefined, thread);
             bystander.write('the other session\'s screen\r\n');
@@ -170,15 +171,11 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             expect(await victim.frame(), 'a frame is answered, not waited for').to.equal(undefined);
             victim.dispose();
             bystander.dispose();
-        } finally {
-            thread.dispose();
-        }
+        });
     });
 
     it(`Attack: a session read past its flow control (a stop under way) keeps at most ${MAX_SCREEN_BACKLOG_CHARS} characters waiting for the parse, and its screen starts again after`, async () => {
-        const said: string[] = [];
-        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
-        try {
+        await withThread(async (thread, said) => {
             const screen = new ScreenState(80, 24, () => undefined, thread);
             const chunk = lines(20_000, 'flood'); // about 1 MB
             let most = 0;
@@ -194,15 +191,11 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             expect(replay).to.contain('after the overrun').and.not.contain('flood 19999');
             expect(said).to.deep.equal([]);
             screen.dispose();
-        } finally {
-            thread.dispose();
-        }
+        });
     });
 
     it('a screen opened again after its worker ended numbers on: a frame asked then is answered, and stands only for output after the restart', async () => {
-        const said: string[] = [];
-        const thread = new CrashableThread('worker', SCREEN_WORKER_FILE, m => said.push(m));
-        try {
+        await withThread(async (thread, said) => {
             const screen = new ScreenState(80, 24, () => undefined, thread);
             screen.write('\x1b[?1049h');
             for (let i = 0; i < 5; i++) {
@@ -220,9 +213,7 @@ describe('ScreenThread: the sessions\' screens are parsed off the thread that re
             expect(frame!.alternateSince, 'not the chunks the dead worker had').to.equal(8);
             expect(frame!.data).to.contain('after the restart');
             screen.dispose();
-        } finally {
-            thread.dispose();
-        }
+        });
     });
 
     it('the worker\'s file loaded without its worker data serves nothing', async () => {
