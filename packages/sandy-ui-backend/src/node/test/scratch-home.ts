@@ -270,20 +270,22 @@ export function recordingSignals(sent: SentSignal[], deliver: SignalSender = sig
 export interface FlowCall {
     op: 'pause' | 'resume';
     at: number;
+    /** What `behind()` said at the call (a view's unacknowledged characters): which cause a pause was. */
+    behind?: number;
 }
 
 /** node-pty, with every pause()/resume() the supervisor asks for recorded. */
-export function spyingSpawn(calls: FlowCall[]): PtySpawn {
+export function spyingSpawn(calls: FlowCall[], behind?: () => number): PtySpawn {
     return (file, args, options) => {
         const pty = nodePtySpawn(file, args, options);
         return {
             ...pty,
             pause: () => {
-                calls.push({ op: 'pause', at: Date.now() });
+                calls.push({ op: 'pause', at: Date.now(), behind: behind?.() });
                 pty.pause();
             },
             resume: () => {
-                calls.push({ op: 'resume', at: Date.now() });
+                calls.push({ op: 'resume', at: Date.now(), behind: behind?.() });
                 pty.resume();
             }
         };
