@@ -42,6 +42,10 @@ describe('VS Code plugin: the history viewer draws with the user\'s terminal fon
         expect(appearances().slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 22 }]);
         changeSettings({ 'editor.fontSize': 30 });
         expect(appearances(), 'another setting: nothing sent').to.have.length(2);
+        changeSettings({ 'terminal.integrated.fontFamily': 'evil; } .x { color: red' });
+        expect(appearances(), 'a terminal setting whose value is dropped changes nothing: nothing sent').to.have.length(2);
+        panel.fromPage.fire({ type: 'ready' });
+        expect(appearances(), 'a reloaded page is sent it again').to.have.length(3);
         const themes = () => panel.posted.filter(m => (m as { type: string }).type === 'theme');
         changeColorTheme();
         expect(themes(), 'the page reads the new colours').to.deep.equal([{ type: 'theme' }]);
@@ -49,7 +53,7 @@ describe('VS Code plugin: the history viewer draws with the user\'s terminal fon
         panel.dispose();
         changeSettings({ 'terminal.integrated.fontSize': 12 });
         changeColorTheme();
-        expect(appearances(), 'a closed viewer listens no more').to.have.length(2);
+        expect(appearances(), 'a closed viewer listens no more').to.have.length(3);
         expect(themes()).to.have.length(1);
         panels.dispose();
     });

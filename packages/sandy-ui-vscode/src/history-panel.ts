@@ -10,7 +10,7 @@ import {
 } from './webview/history-protocol';
 import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
 import { SandyLog } from './logger';
-import { onDidChangeTerminalAppearance, readTerminalAppearance } from './terminal-appearance';
+import { onDidChangeTerminalAppearance, PageAppearance } from './terminal-appearance';
 
 export interface HistoryPanelDeps {
     service: Pick<SandyService, 'listHistory' | 'readHistory' | 'removeHistory'>;
@@ -108,11 +108,13 @@ export class HistoryPanels implements vscode.Disposable {
         const page: Messenger<typeof historyViewerToView, typeof historyViewerToHost> = channel.messenger;
         let disposed = false;
         let shown: HistoryRecord = record;
-        const sendAppearance = (): void => page.notify('appearance', readTerminalAppearance());
+        const appearance = new PageAppearance(a => page.notify('appearance', a));
+        const sendAppearance = (): void => appearance.update();
         // The user's terminal font and the colour theme, followed while the viewer is open.
         const changes = [onDidChangeTerminalAppearance(sendAppearance), vscode.window.onDidChangeActiveColorTheme(() => page.notify('theme'))];
         page.onNotification('ready', () => {
-            // The user's terminal font, as in the sandy tab (and again whenever they change it).
+            // The user's terminal font, as in the sandy tab (and again whenever they change it); a (re)loaded page has none yet.
+            appearance.reset();
             sendAppearance();
             page.notify('clear');
             loadHistoryTranscript(this.deps.service, id, {

@@ -1,9 +1,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { onDidChangeTerminalAppearance, readTerminalAppearance } from './terminal-appearance';
-import { AreaSizes, DEFAULT_IDE_KEYS, sameTerminalAppearance, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { onDidChangeTerminalAppearance, PageAppearance } from './terminal-appearance';
+import { AreaSizes, DEFAULT_IDE_KEYS, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
-    ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalAppearance, TerminalSize, TerminalTab, TerminalTabOptions
+    ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
 import { daemonSessionId } from '@sandy-ui/core/node';
 import type { SandyServiceCore, SessionAttachment } from '@sandy-ui/core/node';
@@ -71,8 +71,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
     protected savedState: string | undefined;
     /** The ideKeys last sent to the page (a reloaded page is sent them again). */
     protected sentIdeKeys: string | undefined;
-    /** The appearance last sent to the page (a page that says `hello` is sent it again). */
-    protected sentAppearance: TerminalAppearance | undefined;
+    /** The appearance as the page has it (a page that says `hello` is sent it again). */
+    protected readonly appearance = new PageAppearance(a => this.page.notify('appearance', a));
     /** The page said `hello`: its script listens. */
     protected pageListening = false;
     protected readonly toDispose: vscode.Disposable[] = [];
@@ -228,10 +228,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
 
     /** VS Code's terminal settings (font, cursor), read and checked by core, when they differ from what the page has. */
     protected sendAppearance(): void {
-        const appearance = readTerminalAppearance();
-        if ((this.pageListening || this.pageReady) && !(this.sentAppearance && sameTerminalAppearance(this.sentAppearance, appearance))) {
-            this.sentAppearance = appearance;
-            this.page.notify('appearance', appearance);
+        if (this.pageListening || this.pageReady) {
+            this.appearance.update();
         }
     }
 
@@ -241,7 +239,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         this.page.onNotification('hello', () => {
             this.pageListening = true;
             this.pageLoaded();
-            this.sentAppearance = undefined;
+            this.appearance.reset();
             this.sendAppearance();
         });
         this.page.onNotification('ready', ({ cols, rows }) => {
