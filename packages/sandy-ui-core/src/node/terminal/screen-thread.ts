@@ -40,10 +40,11 @@ export const MAX_WORKER_RESTARTS = 3;
  * serves the windows, that parse paced every agent (measured: the fake's daemon session 165 → 115 ms per
  * 3.7 MB flood with the parse in a worker). So a process's screens share one worker_threads Worker,
  * which holds nothing but screens: it reads no file, spawns nothing and gets only the bytes the agents
- * printed. The worker does not keep the process alive. If it ends (a crash), every screen is told (its
- * pending answers come back empty) and opened again, empty, on a new worker; after
- * {@link MAX_WORKER_RESTARTS} the screens run on this thread. Where the worker's file is missing (a
- * build that left it out), they run on this thread from the start, and that is said once.
+ * printed. The worker keeps the process alive only while a screen waits for it (a parse, an answer).
+ * If it ends (a crash), every screen is told (its pending answers come back empty) and opened again,
+ * empty, on a new worker; after {@link MAX_WORKER_RESTARTS} the screens run on this thread. Where the
+ * worker's file is missing (a build that left it out), they run on this thread from the start, and that
+ * is said once. One screen's engine failing on its agent's output loses that screen only (screen-serve.ts).
  */
 export class ScreenThread {
     protected static sharedThread: ScreenThread | undefined;
