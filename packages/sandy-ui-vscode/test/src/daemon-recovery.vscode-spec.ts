@@ -293,7 +293,12 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         terminal = await bench.visibleWebview('terminal', 60_000);
         await poll(async () => (await terminalText(terminal)).includes(`fake sandy 1.7.1-dev — ${workspace}`), { message: 'the screen after the reload', timeout: 60_000 });
         await typeInTerminal(page, terminal, 'echo after-reload');
-        await poll(async () => agentPrinted(await terminalText(terminal), 'after-reload'), { message: 'the agent to print after-reload' });
+        try {
+            await poll(async () => agentPrinted(await terminalText(terminal), 'after-reload'), { message: 'the agent to print after-reload' });
+        } catch (e) {
+            // (Failed 2 of 8 runs on 2026-12-06, cause not found: what the tab showed then is the first clue.)
+            throw new Error(`${e instanceof Error ? e.message : String(e)}; the tab showed: ${JSON.stringify((await terminalText(terminal)).slice(-1500))}`);
+        }
         await untouched('after the reload');
         expect((await bench.tabTitles()).filter(isTab(REPLAY_PROJECT)), 'one tab for the session after the reload').to.have.length(1);
         await daemonWith(workspace, 1, 'still one daemon session with one attach client');
