@@ -296,7 +296,7 @@ describe('Sandy plugin in code-server: daemon sessions outlive a crash, replay w
         try {
             await poll(async () => agentPrinted(await terminalText(terminal), 'after-reload'), { message: 'the agent to print after-reload' });
         } catch (e) {
-            // (Failed 2 of 8 runs on 2026-12-06, cause not found: what the tab showed then is the first clue.)
+            // (Failed 2 of 13 runs on 2026-12-06, one in CI, cause not found: what the tab showed then is the first clue.)
             throw new Error(`${e instanceof Error ? e.message : String(e)}; the tab showed: ${JSON.stringify((await terminalText(terminal)).slice(-1500))}`);
         }
         await untouched('after the reload');
