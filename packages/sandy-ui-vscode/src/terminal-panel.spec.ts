@@ -215,6 +215,8 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
     let panels: TerminalPanels;
     let sessions: Map<string, SessionInfo>;
     let attachments: Array<{ id: string; written: string[]; acked: number[]; disposed: boolean; data: SimpleEmitter<string>; exit: SimpleEmitter<SessionInfo> }>;
+    /** While set, the supervisor answers an attach only once it settles (the screen is being serialised). */
+    let attachGate: Promise<void> | undefined;
     let calls: string[];
     let next: number;
     let events: FakeStateEvents;
@@ -223,6 +225,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         resetFakeVscode();
         events = stateEvents();
         sessions = new Map();
+        attachGate = undefined;
         attachments = [];
         calls = [];
         next = 0;
@@ -230,6 +233,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
             get: (id: string) => sessions.get(id),
             // Async: the supervisor serialises the session's screen before it answers.
             attach: async (id: string) => {
+                await attachGate;
                 const a = { id, written: [] as string[], acked: [] as number[], disposed: false, data: new SimpleEmitter<string>(), exit: new SimpleEmitter<SessionInfo>() };
                 attachments.push(a);
                 return {
@@ -316,6 +320,30 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         expect(calls.slice(3)).to.deep.equal(['forget s1', 'launch 90x20', 'resize s2 90x20']);
         expect(attachments[0].disposed).to.equal(true);
         expect(panel.posted).to.deep.include({ type: 'clear' });
+    });
+
+    it('keys typed while a reloaded page reattaches (its screen already shown) reach the session once attached, in order', async () => {
+        await panels.tabs.openTab(workspace, {});
+        const panel = recorded.panels[0];
+        panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        await settle();
+        expect(attachments).to.have.length(1);
+
+        // The page reloads: its ready attaches again, and the supervisor answers once the screen is serialised.
+        let serialised!: () => void;
+        attachGate = new Promise<void>(resolve => serialised = resolve);
+        panel.fromPage.fire({ type: 'ready', cols: 80, rows: 24 });
+        panel.fromPage.fire({ type: 'input', data: 'echo after-' });
+        panel.fromPage.fire({ type: 'input', data: 'reload\r' });
+        await settle();
+        expect(attachments, 'still attaching').to.have.length(1);
+        serialised();
+        await settle();
+        expect(attachments).to.have.length(2);
+        expect(attachments[1].written).to.deep.equal(['echo after-', 'reload\r']);
+        expect(attachments[0].written, 'nothing to the old attachment').to.deep.equal([]);
+        panel.fromPage.fire({ type: 'input', data: 'x' });
+        expect(attachments[1].written).to.deep.equal(['echo after-', 'reload\r', 'x']);
     });
 
     it('a service notification for the tab\'s session marks it unread in the title while the tab is not active, until it is', async () => {

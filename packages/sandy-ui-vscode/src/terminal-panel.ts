@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { onDidChangeTerminalAppearance, PageAppearance } from './terminal-appearance';
-import { AreaSizes, DEFAULT_IDE_KEYS, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, HeldInput, heldInputDroppedText, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
@@ -292,6 +292,8 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         const subscriptions: vscode.Disposable[] = [];
         let attachment: SessionAttachment | undefined;
         let disposed = false;
+        // Keys typed while it attaches (the page may already show the screen) reach the session once it has.
+        const input = new HeldInput(chars => this.deps.log.warn(heldInputDroppedText(chars)));
         // The screen is serialised once everything so far is parsed: the replay, then live output.
         void supervisor.attach(sessionId).then(a => {
             if (disposed) {
@@ -300,6 +302,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
             }
             attachment = a;
             sink.replay(a.replay);
+            input.open(data => a.write(data));
             subscriptions.push(a.onData(data => batcher.push(data)), a.onExit(info => {
                 batcher.flush();
                 sink.exit(info);
@@ -310,10 +313,11 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
             }
         }, () => undefined);
         return {
-            write: data => attachment?.write(data),
+            write: data => input.write(data),
             acknowledge: chars => attachment?.acknowledge(chars),
             dispose: () => {
                 disposed = true;
+                input.dispose();
                 batcher.flush();
                 batcher.dispose();
                 for (const s of subscriptions) {

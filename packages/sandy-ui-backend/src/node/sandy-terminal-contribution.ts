@@ -2,7 +2,8 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
 import type { Channel } from '@theia/core/lib/common/message-rpc/channel';
-import { OutputBatcher } from '@sandy-ui/core/common';
+import { HeldInput, heldInputDroppedText, OutputBatcher } from '@sandy-ui/core/common';
+import type { SessionAttachment } from '@sandy-ui/core/node';
 import { SANDY_TERMINAL_PATH, TerminalFrame } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
 
@@ -27,7 +28,22 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
      */
     protected async open(id: string, channel: Channel): Promise<void> {
         let closed = false;
-        channel.onClose(() => closed = true);
+        let attachment: SessionAttachment | undefined = undefined;
+        // Keys the view sends while this attaches (it shows the screen already) reach the session once it has.
+        const input = new HeldInput(chars => this.logger.warn(heldInputDroppedText(chars)));
+        channel.onClose(() => {
+            closed = true;
+            input.dispose();
+        });
+        channel.onMessage(provider => {
+            const buffer = provider();
+            const kind = buffer.readUint8();
+            if (kind === TerminalFrame.Data) {
+                input.write(buffer.readString());
+            } else if (kind === TerminalFrame.Ack) {
+                attachment?.acknowledge(buffer.readNumber());
+            }
+        });
         const core = this.backend.core;
         await core.whenDiscovered();
         const supervisor = core.supervisor;
@@ -39,11 +55,12 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
             channel.close();
             return;
         }
-        const attachment = await supervisor.attach(id);
+        const attached = await supervisor.attach(id);
         if (closed) {
-            attachment.dispose();
+            attached.dispose();
             return;
         }
+        attachment = attached;
         channel.getWriteBuffer().writeUint8(TerminalFrame.Replay).writeString(attachment.replay).commit();
         const batcher = new OutputBatcher(chunk => channel.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(chunk).commit());
         attachment.onData(data => batcher.push(data));
@@ -55,18 +72,10 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
         if (exited?.status === 'exited') {
             channel.getWriteBuffer().writeUint8(TerminalFrame.Exit).writeString(JSON.stringify(exited)).commit();
         }
-        channel.onMessage(provider => {
-            const buffer = provider();
-            const kind = buffer.readUint8();
-            if (kind === TerminalFrame.Data) {
-                attachment.write(buffer.readString());
-            } else if (kind === TerminalFrame.Ack) {
-                attachment.acknowledge(buffer.readNumber());
-            }
-        });
+        input.open(data => attached.write(data));
         channel.onClose(() => {
             batcher.dispose();
-            attachment.dispose();
+            attached.dispose();
         });
     }
 }

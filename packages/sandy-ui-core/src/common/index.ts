@@ -21,6 +21,7 @@ export * from './projects/project-labels';
 export * from './terminal/osc';
 export * from './terminal/osc-dispatch';
 export * from './terminal/output-batcher';
+export * from './terminal/held-input';
 export * from './terminal/ack-batcher';
 export * from './config/config-file';
 export * from './config/preflight';

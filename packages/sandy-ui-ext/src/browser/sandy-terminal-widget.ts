@@ -1,11 +1,11 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell, BaseWidget, Message, StatefulWidget, codicon } from '@theia/core/lib/browser';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
-import { Channel, DisposableCollection, Disposable } from '@theia/core';
+import { Channel, DisposableCollection, Disposable, ILogger } from '@theia/core';
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
 import { SandyTerminalView, TerminalBanner } from '@sandy-ui/core/browser/terminal';
-import { AreaSizes, isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
+import { AreaSizes, HeldInput, heldInputDroppedText, isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
 import type { SessionInfo, SessionStream, SessionStreamSink, TerminalSurface } from '@sandy-ui/core/common';
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
@@ -44,6 +44,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
     @inject(SandyApprovalService) protected readonly approvals: SandyApprovalService;
     @inject(FrontendApplicationStateService) protected readonly appState: FrontendApplicationStateService;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    @inject(ILogger) protected readonly logger: ILogger;
     @inject(SandyStateService) protected readonly state: SandyStateService;
     /** The window's sandy tab sizes by shell area (a tab covered before it was drawn launches at its area's). */
     @inject(AreaSizes) protected readonly sizes: AreaSizes;
@@ -181,6 +182,9 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         let channel: Channel | undefined;
         let closed = false;
         const toDispose = new DisposableCollection();
+        // Keys typed before the channel opens (the view shows the screen it had) go once it has.
+        const input = new HeldInput(chars => this.logger.warn(heldInputDroppedText(chars)));
+        toDispose.push(Disposable.create(() => input.dispose()));
         this.connectionProvider.listen(`${SANDY_TERMINAL_PATH}/${sessionId}`, (_path, opened) => {
             if (closed) {
                 opened.close();
@@ -200,9 +204,10 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
                     sink.exit(JSON.parse(buffer.readString()) as SessionInfo);
                 }
             }));
+            input.open(data => channel?.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(data).commit());
         }, true);
         return {
-            write: data => channel?.getWriteBuffer().writeUint8(TerminalFrame.Data).writeString(data).commit(),
+            write: data => input.write(data),
             acknowledge: chars => channel?.getWriteBuffer().writeUint8(TerminalFrame.Ack).writeNumber(chars).commit(),
             dispose: () => {
                 closed = true;
