@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { onDidChangeTerminalAppearance, PageAppearance } from './terminal-appearance';
-import { AreaSizes, DEFAULT_IDE_KEYS, HeldInput, heldInputDroppedText, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, HeldInput, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
@@ -293,7 +293,7 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         let attachment: SessionAttachment | undefined;
         let disposed = false;
         // Keys typed while it attaches (the page may already show the screen) reach the session once it has.
-        const input = new HeldInput(chars => this.deps.log.warn(heldInputDroppedText(chars)));
+        const input = HeldInput.logging(line => this.deps.log.warn(line));
         // The screen is serialised once everything so far is parsed: the replay, then live output.
         void supervisor.attach(sessionId).then(a => {
             if (disposed) {

@@ -2,7 +2,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
 import { MessagingService } from '@theia/core/lib/node/messaging/messaging-service';
 import type { Channel } from '@theia/core/lib/common/message-rpc/channel';
-import { HeldInput, heldInputDroppedText, OutputBatcher } from '@sandy-ui/core/common';
+import { HeldInput, OutputBatcher } from '@sandy-ui/core/common';
 import type { SessionAttachment } from '@sandy-ui/core/node';
 import { SANDY_TERMINAL_PATH, TerminalFrame } from '../common/sandy-protocol';
 import { SandyBackend } from './sandy-backend';
@@ -30,7 +30,7 @@ export class SandyTerminalContribution implements MessagingService.Contribution 
         let closed = false;
         let attachment: SessionAttachment | undefined = undefined;
         // Keys the view sends while this attaches (it shows the screen already) reach the session once it has.
-        const input = new HeldInput(chars => this.logger.warn(heldInputDroppedText(chars)));
+        const input = HeldInput.logging(line => this.logger.warn(line));
         channel.onClose(() => {
             closed = true;
             input.dispose();

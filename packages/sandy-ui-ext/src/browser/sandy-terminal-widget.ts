@@ -5,7 +5,7 @@ import { Channel, DisposableCollection, Disposable, ILogger } from '@theia/core'
 import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { FrontendApplicationStateService } from '@theia/core/lib/browser/frontend-application-state';
 import { SandyTerminalView, TerminalBanner } from '@sandy-ui/core/browser/terminal';
-import { AreaSizes, HeldInput, heldInputDroppedText, isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
+import { AreaSizes, HeldInput, isOfferedLink, TerminalSession } from '@sandy-ui/core/common';
 import type { SessionInfo, SessionStream, SessionStreamSink, TerminalSurface } from '@sandy-ui/core/common';
 import { SandyService, SANDY_TERMINAL_PATH, TerminalFrame } from '@sandy-ui/backend/lib/common';
 import { SandyLinkOpener } from './sandy-link-opener';
@@ -183,7 +183,7 @@ export class SandyTerminalWidget extends BaseWidget implements StatefulWidget {
         let closed = false;
         const toDispose = new DisposableCollection();
         // Keys typed before the channel opens (the view shows the screen it had) go once it has.
-        const input = new HeldInput(chars => this.logger.warn(heldInputDroppedText(chars)));
+        const input = HeldInput.logging(line => this.logger.warn(line));
         toDispose.push(Disposable.create(() => input.dispose()));
         this.connectionProvider.listen(`${SANDY_TERMINAL_PATH}/${sessionId}`, (_path, opened) => {
             if (closed) {

@@ -1,26 +1,44 @@
 /** Characters of input a view holds for a stream still attaching; what would pass it is refused. */
 export const MAX_HELD_INPUT_CHARS = 1_000_000;
 
-/** The log line for input refused while attaching (past {@link MAX_HELD_INPUT_CHARS}). */
-export function heldInputDroppedText(chars: number): string {
-    return `sandy terminal: ${chars} characters of input typed while the tab was attaching to its session were more than it holds (${MAX_HELD_INPUT_CHARS}) and did not reach the session`;
+/**
+ * Held input older than this when the attachment comes is not sent: it was typed at a screen that long
+ * out of date (a backend restarting, a session flooding while its screen is serialised), and the session
+ * it would reach may not be the one the user saw.
+ */
+export const MAX_HELD_INPUT_AGE_MS = 2_000;
+
+/** The log line for input typed while attaching that did not reach the session (past the bound, or too old). */
+export function heldInputDroppedText(chars: number, why: 'too-much' | 'too-old' = 'too-much'): string {
+    const reason = why === 'too-much' ? `more than the tab holds (${MAX_HELD_INPUT_CHARS} characters)` : `typed more than ${MAX_HELD_INPUT_AGE_MS / 1000} s before it attached`;
+    return `sandy terminal: ${chars} characters of input typed while the tab was attaching to its session did not reach the session: ${reason}`;
 }
 
 /**
  * Input typed into a view while its stream to the session is still attaching: a reattach, a reloaded
- * page, a restarted backend, where the view already shows the screen (the old one, or the new client's
- * redraw) before the attachment can take keys. It is held, in order, and goes to the session once the
- * attachment is there ({@link open}); before, it was dropped, and keys typed right after a window reload
- * vanished. Bounded: a paste larger than {@link MAX_HELD_INPUT_CHARS} while attaching is refused and said.
+ * page, where the view already shows the screen (the old one, or the new client's redraw) before the
+ * attachment can take keys. It is held, in order, and goes to the session once the attachment is there
+ * ({@link open}); before, it was dropped, and keys typed right after a window reload vanished. Bounded:
+ * once a write would hold more than {@link MAX_HELD_INPUT_CHARS}, it and everything after it until the
+ * attachment are refused (a paste must not arrive without its start, nor an Enter without its paste);
+ * input held longer than {@link MAX_HELD_INPUT_AGE_MS} is not sent. Both are said ({@link heldInputDroppedText}).
  */
 export class HeldInput {
     protected held: string[] = [];
     protected chars = 0;
+    /** When the oldest held input was typed. */
+    protected since = 0;
+    protected refused = false;
     protected target: ((data: string) => void) | undefined;
     protected disposed = false;
 
-    /** `onRefused`: input past the bound, with its size (the host logs {@link heldInputDroppedText}). */
-    constructor(protected readonly onRefused?: (chars: number) => void) { }
+    /** A view's held input whose drops go to `warn` (the host's log), said as core says them. */
+    static logging(warn: (line: string) => void): HeldInput {
+        return new HeldInput((chars, why) => warn(heldInputDroppedText(chars, why)));
+    }
+
+    /** `onDropped`: input that did not reach the session, its size and why (the host logs {@link heldInputDroppedText}). */
+    constructor(protected readonly onDropped?: (chars: number, why: 'too-much' | 'too-old') => void, protected readonly now: () => number = Date.now) { }
 
     write(data: string): void {
         if (this.disposed || !data) {
@@ -28,23 +46,33 @@ export class HeldInput {
         }
         if (this.target) {
             this.target(data);
-        } else if (this.chars + data.length <= MAX_HELD_INPUT_CHARS) {
+        } else if (!this.refused && this.chars + data.length <= MAX_HELD_INPUT_CHARS) {
+            if (!this.held.length) {
+                this.since = this.now();
+            }
             this.held.push(data);
             this.chars += data.length;
         } else {
-            this.onRefused?.(data.length);
+            this.refused = true;
+            this.onDropped?.(data.length, 'too-much');
         }
     }
 
-    /** The attachment is there: what was held goes to it first, then every later write. */
+    /** The attachment is there: what was held goes to it first (unless too old), then every later write. */
     open(target: (data: string) => void): void {
         if (this.disposed) {
             return;
         }
         this.target = target;
         const held = this.held;
+        const chars = this.chars;
         this.held = [];
         this.chars = 0;
+        this.refused = false;
+        if (held.length && this.now() - this.since > MAX_HELD_INPUT_AGE_MS) {
+            this.onDropped?.(chars, 'too-old');
+            return;
+        }
         for (const data of held) {
             target(data);
         }

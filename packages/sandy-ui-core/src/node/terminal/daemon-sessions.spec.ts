@@ -4,6 +4,7 @@ import type { SessionDiscovery } from '../../common/session/session-discovery';
 import type { SessionInfo } from '../../common/session/session-types';
 import { loadFixture } from '../test/sandy-fixtures';
 import { ScriptedPty } from '../test/scripted-pty';
+import { ATTACH_INPUT_WAIT_MS } from './hosted-session';
 
 
 const WS = '/home/u/proj';
@@ -79,6 +80,36 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         view.write('hello\r');
         expect(attach.written).to.deep.equal(['hello\r']);
         expect(seen.join('')).to.contain('Starting daemon session').and.contain('agent> ');
+    });
+
+    it('keys for a fresh --attach client wait until it first prints (its terminal is raw by then; before, a Ctrl+C killed it), at most ATTACH_INPUT_WAIT_MS', async () => {
+        const w = world();
+        const info = w.start();
+        const view = await w.supervisor.attach(info.id);
+        w.last().emit(READY);
+        w.last().exit(0);
+        await settled();
+        const attach = w.last();
+        expect(attach.args).to.deep.equal(['--attach']);
+        view.write('git push');
+        view.write('\x03');
+        expect(attach.written, 'nothing into the client before it drew').to.deep.equal([]);
+        attach.emit('\x1b[?1049h\x1b[Hagent> ');
+        expect(attach.written).to.deep.equal(['git push', '\x03']);
+        view.write('x');
+        expect(attach.written).to.deep.equal(['git push', '\x03', 'x']);
+
+        // A client that prints nothing gets the keys after the wait.
+        attach.exit(3);
+        await settled();
+        w.supervisor.takeBack(info.id);
+        const silent = w.last();
+        expect(silent).to.not.equal(attach);
+        view.write('late');
+        await tick(ATTACH_INPUT_WAIT_MS / 2);
+        expect(silent.written).to.deep.equal([]);
+        await tick(ATTACH_INPUT_WAIT_MS / 2 + 100);
+        expect(silent.written).to.deep.equal(['late']);
     });
 
     it('follows sandy --start through its phases on the real 1.7.1 output (fixture 93): building → starting → ready, then attached', async () => {

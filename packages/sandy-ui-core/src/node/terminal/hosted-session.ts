@@ -1,4 +1,5 @@
 import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
+import { HeldInput } from '../../common/terminal/held-input';
 import { CATCH_UP, FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
 import { ActivityTracker, attentionOf, AttentionState, PaneFacts, paneAttentionOf } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
@@ -35,6 +36,12 @@ export interface SessionAttachment extends DisposableLike {
 
 /** One process feeding a session's terminal: its output, its exit. */
 export type FeedExit = { exitCode: number; signal?: number };
+
+/**
+ * The longest input waits for a fresh `--attach` client's first output ({@link HostedSession.feed}'s
+ * `inputAfterOutput`): one that prints nothing by then gets it anyway.
+ */
+export const ATTACH_INPUT_WAIT_MS = 1_000;
 
 /**
  * A session as the backend hosts it: its info, the backend's copy of its screen, its attached views
@@ -85,6 +92,9 @@ export class HostedSession {
     readonly toDispose: DisposableLike[] = [];
     protected resolveExited!: () => void;
     protected feedSubscriptions: DisposableLike[] = [];
+    /** Input held for the process feeding the session until it first prints (see {@link feed}). */
+    protected feedInput: HeldInput | undefined;
+    protected feedInputTimer: ReturnType<typeof setTimeout> | undefined;
 
     constructor(readonly info: SessionInfo, size: { cols: number; rows: number }, onNotify: (n: TerminalNotification) => void, screenThread?: ScreenThread) {
         this.cols = size.cols;
@@ -115,17 +125,29 @@ export class HostedSession {
 
     /**
      * `pty` feeds the session from now on: its output reaches the screen, `observer` and every view.
-     * `onExit` hears it end once its last output has been read.
+     * `onExit` hears it end once its last output has been read. `inputAfterOutput` (a daemon session's
+     * `--attach` client): input waits until the client first prints (at most {@link ATTACH_INPUT_WAIT_MS}).
+     * The client sets its terminal raw before it draws the session; keys typed into it before that (a
+     * view's keys held while it attached, a quick typist) were echoed by the terminal, and a Ctrl+C killed
+     * the client.
      */
-    feed(pty: PtyLike, onExit: (e: FeedExit) => void, observer?: (data: string) => void): void {
+    feed(pty: PtyLike, onExit: (e: FeedExit) => void, observer?: (data: string) => void, inputAfterOutput = false): void {
         this.unfeed();
         this.pty = pty;
         this.paused = false;
         const subscriptions: DisposableLike[] = [];
         this.feedSubscriptions = subscriptions;
+        if (inputAfterOutput) {
+            this.feedInput = new HeldInput();
+            this.feedInputTimer = setTimeout(() => this.releaseFeedInput(pty), ATTACH_INPUT_WAIT_MS);
+            this.feedInputTimer.unref?.();
+        }
         subscriptions.push(pty.onData(data => {
             if (this.pty !== pty) {
                 return;
+            }
+            if (this.feedInput) {
+                this.releaseFeedInput(pty);
             }
             observer?.(data);
             this.activity.output(this.now());
@@ -159,12 +181,35 @@ export class HostedSession {
         for (const s of this.feedSubscriptions.splice(0)) {
             s.dispose();
         }
+        this.dropFeedInput();
         this.pty = undefined;
+    }
+
+    /** The feeding client is ready for input: what waited goes to it, then every write. */
+    protected releaseFeedInput(pty: PtyLike): void {
+        const held = this.feedInput;
+        if (held && this.pty === pty) {
+            clearTimeout(this.feedInputTimer);
+            this.feedInput = undefined;
+            this.feedInputTimer = undefined;
+            held.open(data => this.write(data));
+        }
+    }
+
+    protected dropFeedInput(): void {
+        clearTimeout(this.feedInputTimer);
+        this.feedInputTimer = undefined;
+        this.feedInput?.dispose();
+        this.feedInput = undefined;
     }
 
     write(data: string): void {
         if (this.info.status === 'running' && this.pty) {
-            this.pty.write(data);
+            if (this.feedInput) {
+                this.feedInput.write(data);
+            } else {
+                this.pty.write(data);
+            }
         }
     }
 

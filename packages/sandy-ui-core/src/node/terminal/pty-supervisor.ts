@@ -345,7 +345,7 @@ export class PtySupervisor {
         let tail = '';
         session.feed(pty, e => this.attachEnded(session, pty, e, tail), data => {
             tail = (tail + data).slice(-2048);
-        });
+        }, true);
         this.fireChange(session);
     }
 
