@@ -239,7 +239,9 @@ export class Backend {
         if (options.pollMs) {
             env.SANDY_IDE_POLL_MS = String(options.pollMs);
         }
-        const nodeArgs = options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : [];
+        // BENCH_BACKEND_NODE_ARGS: Node flags for the backend (e.g. `--trace-gc`; its output goes to backend.log, kept with BENCH_KEEP=1).
+        const extraArgs = (process.env.BENCH_BACKEND_NODE_ARGS ?? '').split(/\s+/).filter(a => a.startsWith('--'));
+        const nodeArgs = [...extraArgs, ...options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : []];
         const child = spawn(process.execPath, [...nodeArgs, path.join(appDir, 'lib', 'backend', 'main.js'), s.workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
             cwd: appDir,
             env,
