@@ -45,9 +45,10 @@ describe('daemon sessions against a real sandy (SANDY_BIN + SANDY_STUB_DOCKER)',
         fs.chmodSync(path.join(bin, 'docker'), 0o755);
         fs.symlinkSync(path.resolve(SANDY!), path.join(bin, 'sandy'));
         ws = path.join(base, 'ws');
-        // The scripted agent: says it is ready, records every line typed into it, echoes it.
+        // The scripted agent: says it is ready, records every line typed into it, echoes it; a Ctrl+C it records too.
         const agent = path.join(base, 'agent.sh');
-        fs.writeFileSync(agent, `#!/bin/bash\necho "AGENT READY"\nwhile IFS= read -r line; do echo "$line" >> ${base}/typed.txt; echo "echo: $line"; done\n`);
+        fs.writeFileSync(agent, `#!/bin/bash\ntrap 'echo "^C" >> ${base}/typed.txt; echo "AGENT INT"' INT\necho "AGENT READY"\n`
+            + `while :; do IFS= read -r line; rc=$?; if [ $rc -eq 0 ]; then echo "$line" >> ${base}/typed.txt; echo "echo: $line"; elif [ $rc -le 128 ]; then break; fi; done\n`);
         fs.chmodSync(agent, 0o755);
         env = {
             HOME: path.join(base, 'home'), PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, LANG: 'C.UTF-8', TMPDIR: path.join(base, 'tmp'),
@@ -101,8 +102,17 @@ describe('daemon sessions against a real sandy (SANDY_BIN + SANDY_STUB_DOCKER)',
         const shell = nodePty.spawn('sandy', ['--attach'], { cwd: ws, env, cols: 80, rows: 24 });
         try {
             await poll(() => second.supervisor.get(id)?.link === 'elsewhere', { timeout: 20_000, message: 'attached in another terminal' });
+            const view = await second.supervisor.attach(id);
             second.supervisor.takeBack(id);
+            // Typed at once, into the fresh --attach client before it drew anything (its terminal still cooked,
+            // where a Ctrl+C would end the client): it reaches the agent once the client is up.
+            view.write('\x03');
+            view.write('typed-at-take-back\r');
             await poll(() => second.supervisor.get(id)?.link === 'attached', { timeout: 20_000, message: 'taken back' });
+            await poll(() => typed().includes('typed-at-take-back'), { timeout: 10_000, message: 'the keys typed at Take Back at the agent' });
+            expect(typed(), 'the Ctrl+C went to the agent, before the line').to.match(/\^C\ntyped-at-take-back/);
+            expect(second.supervisor.get(id)).to.include({ link: 'attached', status: 'running' });
+            view.dispose();
         } finally {
             shell.kill();
         }
