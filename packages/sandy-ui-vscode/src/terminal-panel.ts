@@ -1,12 +1,12 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { onDidChangeTerminalAppearance, PageAppearance } from './terminal-appearance';
-import { AreaSizes, DEFAULT_IDE_KEYS, HeldInput, type Messenger, notificationsAllowed, OutputBatcher, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
+import { AreaSizes, DEFAULT_IDE_KEYS, type Messenger, notificationsAllowed, parseMessage, problemText, toProblem, terminalCaption, TerminalSession, TerminalTabs, terminalTitle, workspaceLabel } from '@sandy-ui/core/common';
 import type {
     ApprovalRequest, HostUi, LaunchClearance, SessionInfo, SessionStream, SessionStreamSink, TerminalSize, TerminalTab, TerminalTabOptions
 } from '@sandy-ui/core/common';
-import { daemonSessionId } from '@sandy-ui/core/node';
-import type { SandyServiceCore, SessionAttachment } from '@sandy-ui/core/node';
+import { attachmentStream, daemonSessionId } from '@sandy-ui/core/node';
+import type { SandyServiceCore } from '@sandy-ui/core/node';
 import { TERMINAL_VIEW_TYPE, terminalProtocol, terminalTabState, terminalToHost, terminalToView } from './webview/terminal-protocol';
 import type { TerminalTabState } from './webview/terminal-protocol';
 import { hostMessenger, webviewHtml, webviewOptions } from './webview-html';
@@ -282,50 +282,16 @@ export class SandyTerminalPanel implements TerminalTab, vscode.Disposable {
         });
     }
 
-    /** The session's stream: an attachment to the in-process supervisor, its output batched for the page. */
+    /** The session's stream: an attachment to the in-process supervisor (core's attachmentStream), its output batched for the page. */
     protected connect(sessionId: string, sink: SessionStreamSink): SessionStream {
         const supervisor = this.deps.core.supervisor;
         if (!supervisor.get(sessionId)) {
             return NO_STREAM;
         }
-        const batcher = new OutputBatcher(chunk => sink.data(chunk));
-        const subscriptions: vscode.Disposable[] = [];
-        let attachment: SessionAttachment | undefined;
-        let disposed = false;
-        // Keys typed while it attaches (the page may already show the screen) reach the session once it has.
-        const input = HeldInput.logging(line => this.deps.log.warn(line));
-        // The screen is serialised once everything so far is parsed: the replay, then live output.
-        void supervisor.attach(sessionId).then(a => {
-            if (disposed) {
-                a.dispose();
-                return;
-            }
-            attachment = a;
-            sink.replay(a.replay);
-            input.open(data => a.write(data));
-            subscriptions.push(a.onData(data => batcher.push(data)), a.onExit(info => {
-                batcher.flush();
-                sink.exit(info);
-            }));
-            const now = supervisor.get(sessionId);
-            if (now?.status === 'exited') {
-                sink.exit(now);
-            }
-        }, () => undefined);
-        return {
-            write: data => input.write(data),
-            acknowledge: chars => attachment?.acknowledge(chars),
-            dispose: () => {
-                disposed = true;
-                input.dispose();
-                batcher.flush();
-                batcher.dispose();
-                for (const s of subscriptions) {
-                    s.dispose();
-                }
-                attachment?.dispose();
-            }
-        };
+        return attachmentStream(() => supervisor.attach(sessionId), sink, {
+            warn: line => this.deps.log.warn(line),
+            session: () => supervisor.get(sessionId)
+        });
     }
 
     protected onClosed(): void {

@@ -24,6 +24,7 @@ export * from './terminal/pty-supervisor';
 export { REPLAY_SCROLLBACK_LINES, ScreenState } from './terminal/screen-state';
 export { ScreenThread, SCREEN_WORKER_FILE } from './terminal/screen-thread';
 export * from './terminal/hosted-session';
+export * from './terminal/attachment-stream';
 export * from './terminal/session-records';
 export * from './terminal/build-gate';
 export { isSandyProcess } from './terminal/process-identity';
