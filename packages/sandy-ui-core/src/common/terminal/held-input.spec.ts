@@ -59,6 +59,23 @@ describe('HeldInput: keys typed while a view attaches', () => {
         expect(second).to.deep.equal(['next']);
     });
 
+    it('a wait bounded elsewhere holds without an age limit; what it held when what it waited for ended is said lost', () => {
+        let now = 0;
+        const dropped: string[] = [];
+        const input = new HeldInput((chars, why) => dropped.push(`${chars} ${why}`), () => now, Infinity);
+        input.write('abc');
+        now += 60_000;
+        const got: string[] = [];
+        input.open(d => got.push(d));
+        expect(got).to.deep.equal(['abc']);
+        const ended = new HeldInput((chars, why) => dropped.push(`${chars} ${why}`));
+        ended.write('xy');
+        ended.dispose(true);
+        ended.dispose(true);
+        expect(dropped).to.deep.equal(['2 ended']);
+        expect(heldInputDroppedText(2, 'ended')).to.contain('--attach client');
+    });
+
     it('after dispose (the tab closed while attaching) holds and passes nothing', () => {
         const got: string[] = [];
         const input = new HeldInput();

@@ -8,9 +8,14 @@ export const MAX_HELD_INPUT_CHARS = 1_000_000;
  */
 export const MAX_HELD_INPUT_AGE_MS = 2_000;
 
-/** The log line for input typed while attaching that did not reach the session (past the bound, or too old). */
-export function heldInputDroppedText(chars: number, why: 'too-much' | 'too-old' = 'too-much'): string {
-    const reason = why === 'too-much' ? `more than the tab holds (${MAX_HELD_INPUT_CHARS} characters)` : `typed more than ${MAX_HELD_INPUT_AGE_MS / 1000} s before it attached`;
+/** Why held input did not reach the session: past the bound, held too long, or what it waited for ended first. */
+export type HeldInputDrop = 'too-much' | 'too-old' | 'ended';
+
+/** The log line for input typed while attaching that did not reach the session. */
+export function heldInputDroppedText(chars: number, why: HeldInputDrop = 'too-much'): string {
+    const reason = why === 'too-much' ? `more than the tab holds (${MAX_HELD_INPUT_CHARS} characters)`
+        : why === 'too-old' ? `typed more than ${MAX_HELD_INPUT_AGE_MS / 1000} s before it attached`
+            : 'the sandy --attach client it waited for ended first';
     return `sandy terminal: ${chars} characters of input typed while the tab was attaching to its session did not reach the session: ${reason}`;
 }
 
@@ -33,12 +38,18 @@ export class HeldInput {
     protected disposed = false;
 
     /** A view's held input whose drops go to `warn` (the host's log), said as core says them. */
-    static logging(warn: (line: string) => void): HeldInput {
-        return new HeldInput((chars, why) => warn(heldInputDroppedText(chars, why)));
+    static logging(warn: (line: string) => void, maxAgeMs = MAX_HELD_INPUT_AGE_MS): HeldInput {
+        return new HeldInput((chars, why) => warn(heldInputDroppedText(chars, why)), Date.now, maxAgeMs);
     }
 
-    /** `onDropped`: input that did not reach the session, its size and why (the host logs {@link heldInputDroppedText}). */
-    constructor(protected readonly onDropped?: (chars: number, why: 'too-much' | 'too-old') => void, protected readonly now: () => number = Date.now) { }
+    /**
+     * `onDropped`: input that did not reach the session, its size and why (the host logs {@link heldInputDroppedText}).
+     * `maxAgeMs`: held longer than this, it is not sent (Infinity where the wait itself is bounded).
+     */
+    constructor(
+        protected readonly onDropped?: (chars: number, why: HeldInputDrop) => void, protected readonly now: () => number = Date.now,
+        protected readonly maxAgeMs = MAX_HELD_INPUT_AGE_MS
+    ) { }
 
     write(data: string): void {
         if (this.disposed || !data) {
@@ -69,7 +80,7 @@ export class HeldInput {
         this.held = [];
         this.chars = 0;
         this.refused = false;
-        if (held.length && this.now() - this.since > MAX_HELD_INPUT_AGE_MS) {
+        if (held.length && this.now() - this.since > this.maxAgeMs) {
             this.onDropped?.(chars, 'too-old');
             return;
         }
@@ -78,7 +89,11 @@ export class HeldInput {
         }
     }
 
-    dispose(): void {
+    /** Nothing more goes anywhere; `ended`: what was held is said dropped (what it waited for is gone). */
+    dispose(ended = false): void {
+        if (ended && !this.disposed && this.chars) {
+            this.onDropped?.(this.chars, 'ended');
+        }
         this.disposed = true;
         this.target = undefined;
         this.held = [];

@@ -150,7 +150,8 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
             // An agent waiting at its own dialog (trust, permission, login…) needs the user as a notification does.
             promptDetector: (lines, agent) => detectPrompt(lines, agent) !== undefined,
             // The sessions' screens are parsed in the process's screen worker; what becomes of it goes to this log.
-            screenThread: ScreenThread.shared(message => options.logger.warn(message))
+            screenThread: ScreenThread.shared(message => options.logger.warn(message)),
+            warn: line => options.logger.warn(line)
         });
         this.store = new ProjectsStore(path.join(this.dataDir, 'projects.json'));
         this.approvalMemory = new ApprovalMemory(this.dataDir);

@@ -7,7 +7,7 @@ import type { SessionAttachment } from './hosted-session';
 const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** An attachment the spec drives, answered when `attached()` is called. */
-function world(exited?: SessionInfo) {
+function world(exited?: SessionInfo, held?: string) {
     const said: string[] = [];
     const written: string[] = [];
     const acked: number[] = [];
@@ -16,7 +16,15 @@ function world(exited?: SessionInfo) {
     let disposed = false;
     let attached!: (a: SessionAttachment | undefined) => void;
     const attachment: SessionAttachment = {
-        replay: 'SCREEN', onData: data.event, onExit: exit.event,
+        replay: 'SCREEN', onExit: exit.event,
+        // (An attachment gives a new listener what came before it listened, at once.)
+        onData: listener => {
+            const subscription = data.event(listener);
+            if (held) {
+                listener(held);
+            }
+            return subscription;
+        },
         write: d => written.push(d), acknowledge: n => acked.push(n), dispose: () => { disposed = true; }
     };
     const warnings: string[] = [];
@@ -68,11 +76,11 @@ describe('attachmentStream: a view\'s stream on a session, as both hosts serve i
         expect(w.said).to.deep.equal([]);
     });
 
-    it('a session that ended before the view attached is said ended after its replay', async () => {
-        const w = world({ status: 'exited' } as SessionInfo);
+    it('a session that ended while the view attached: its replay, the output held for the view, then the exit', async () => {
+        const w = world({ status: 'exited' } as SessionInfo, 'last lines\r\n');
         w.attach();
         await tick();
-        expect(w.said).to.deep.equal(['replay SCREEN', 'exit exited']);
+        expect(w.said).to.deep.equal(['replay SCREEN', 'data last lines\r\n', 'exit exited']);
     });
 
     it('no attachment (an unknown session): nothing is sent, and keys go nowhere', async () => {

@@ -40,6 +40,8 @@ export function attachmentStream(attach: () => Promise<SessionAttachment | undef
         });
         const now = options.session();
         if (now?.status === 'exited') {
+            // What it wrote before it ended (held for this listener) goes first.
+            batcher.flush();
             sink.exit(now);
         }
         input.open(data => a.write(data));

@@ -5,6 +5,7 @@ import type { SessionInfo } from '../../common/session/session-types';
 import { loadFixture } from '../test/sandy-fixtures';
 import { ScriptedPty } from '../test/scripted-pty';
 import { ATTACH_INPUT_WAIT_MS } from './hosted-session';
+import { heldInputDroppedText } from '../../common/terminal/held-input';
 
 
 const WS = '/home/u/proj';
@@ -15,6 +16,7 @@ function world() {
     const signals: string[] = [];
     const runs: Array<{ args: string[]; cwd: string }> = [];
     const remembered: string[] = [];
+    const warnings: string[] = [];
     let sandyPids = new Set<number>();
     const stopAnswers: Array<{ exitCode?: number; stdout: string; stderr: string }> = [];
     const supervisor = new PtySupervisor((file, args, options) => {
@@ -25,7 +27,8 @@ function world() {
         timings: { interruptGraceMs: 20, terminateGraceMs: 20 },
         sendSignal: (pid, signal) => signals.push(`${signal} ${pid}`),
         pidAlive: pid => sandyPids.has(pid),
-        isSandy: pid => sandyPids.has(pid)
+        isSandy: pid => sandyPids.has(pid),
+        warn: line => warnings.push(line)
     });
     const port: SessionPort = {
         commandLine: () => ({ sandyPath: '/x/sandy', env: { HOME: '/home/u' } }),
@@ -40,7 +43,7 @@ function world() {
     const changes: SessionInfo[] = [];
     supervisor.onDidChangeSession(s => changes.push(s));
     return {
-        supervisor, ptys, signals, runs, remembered, stopAnswers, changes,
+        supervisor, ptys, signals, runs, remembered, stopAnswers, changes, warnings,
         setSandy: (pids: number[]) => { sandyPids = new Set(pids); },
         last: () => ptys[ptys.length - 1],
         start: (workspace = WS) => supervisor.startDaemon({ sandyPath: '/x/sandy', args: ['--new'], workspace, env: { HOME: '/home/u' }, cols: 100, rows: 30 })
@@ -76,13 +79,14 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(attach.cwd).to.equal(WS);
         expect(w.remembered).to.include(`+${WS} {"containerId":"da3m0nc0ffee"}`);
         expect(w.supervisor.get(info.id)).to.include({ link: 'attached', pid: attach.pid });
-        attach.emit('agent> ');
+        attach.emit('\x1b[?1049hagent> ');
         view.write('hello\r');
         expect(attach.written).to.deep.equal(['hello\r']);
         expect(seen.join('')).to.contain('Starting daemon session').and.contain('agent> ');
     });
 
-    it('keys for a fresh --attach client wait until it first prints (its terminal is raw by then; before, a Ctrl+C killed it), at most ATTACH_INPUT_WAIT_MS', async () => {
+    it('keys for a fresh --attach client wait until it draws the session (its terminal is raw by then; before, a Ctrl+C killed it), at most ATTACH_INPUT_WAIT_MS', async function () {
+        this.timeout(4 * ATTACH_INPUT_WAIT_MS);
         const w = world();
         const info = w.start();
         const view = await w.supervisor.attach(info.id);
@@ -93,13 +97,15 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(attach.args).to.deep.equal(['--attach']);
         view.write('git push');
         view.write('\x03');
+        // sandy's own lines before it runs the client do not count: the client has not drawn the session yet.
+        attach.emit('\x1b[0;32m[sandy]\x1b[0m Build files updated.\r\n\x1b[?10');
         expect(attach.written, 'nothing into the client before it drew').to.deep.equal([]);
-        attach.emit('\x1b[?1049h\x1b[Hagent> ');
+        attach.emit('49h\x1b[Hagent> ');
         expect(attach.written).to.deep.equal(['git push', '\x03']);
         view.write('x');
         expect(attach.written).to.deep.equal(['git push', '\x03', 'x']);
 
-        // A client that prints nothing gets the keys after the wait.
+        // A client that never draws gets the keys after the wait; keys for one that ends first are said lost.
         attach.exit(3);
         await settled();
         w.supervisor.takeBack(info.id);
@@ -110,6 +116,13 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(silent.written).to.deep.equal([]);
         await tick(ATTACH_INPUT_WAIT_MS / 2 + 100);
         expect(silent.written).to.deep.equal(['late']);
+        silent.exit(3);
+        await settled();
+        w.supervisor.takeBack(info.id);
+        view.write('lost');
+        w.last().exit(1);
+        await settled();
+        expect(w.warnings).to.deep.equal([heldInputDroppedText(4, 'ended')]);
     });
 
     it('follows sandy --start through its phases on the real 1.7.1 output (fixture 93): building → starting → ready, then attached', async () => {

@@ -38,10 +38,13 @@ export interface SessionAttachment extends DisposableLike {
 export type FeedExit = { exitCode: number; signal?: number };
 
 /**
- * The longest input waits for a fresh `--attach` client's first output ({@link HostedSession.feed}'s
- * `inputAfterOutput`): one that prints nothing by then gets it anyway.
+ * The longest input waits for a fresh `--attach` client to draw the session ({@link HostedSession.feed}'s
+ * `inputAfterOutput`): one that has not by then gets it anyway.
  */
-export const ATTACH_INPUT_WAIT_MS = 1_000;
+export const ATTACH_INPUT_WAIT_MS = 2_000;
+
+/** The client draws the session: tmux switches to the alternate screen when it attaches (terminfo's smcup). */
+const ENTERS_ALTERNATE_SCREEN = /\x1b\[\?(?:1049|1047|47)h/;
 
 /**
  * A session as the backend hosts it: its info, the backend's copy of its screen, its attached views
@@ -92,9 +95,10 @@ export class HostedSession {
     readonly toDispose: DisposableLike[] = [];
     protected resolveExited!: () => void;
     protected feedSubscriptions: DisposableLike[] = [];
-    /** Input held for the process feeding the session until it first prints (see {@link feed}). */
+    /** Input held for the process feeding the session until it draws the session (see {@link feed}), and the end of its output so far. */
     protected feedInput: HeldInput | undefined;
     protected feedInputTimer: ReturnType<typeof setTimeout> | undefined;
+    protected feedTail = '';
 
     constructor(readonly info: SessionInfo, size: { cols: number; rows: number }, onNotify: (n: TerminalNotification) => void, screenThread?: ScreenThread) {
         this.cols = size.cols;
@@ -126,19 +130,22 @@ export class HostedSession {
     /**
      * `pty` feeds the session from now on: its output reaches the screen, `observer` and every view.
      * `onExit` hears it end once its last output has been read. `inputAfterOutput` (a daemon session's
-     * `--attach` client): input waits until the client first prints (at most {@link ATTACH_INPUT_WAIT_MS}).
-     * The client sets its terminal raw before it draws the session; keys typed into it before that (a
-     * view's keys held while it attached, a quick typist) were echoed by the terminal, and a Ctrl+C killed
-     * the client.
+     * `--attach` client): input waits until the client draws the session (its output enters the alternate
+     * screen, as tmux does when it attaches), at most {@link ATTACH_INPUT_WAIT_MS}; `warn` says input that
+     * did not get there. The client's terminal is raw by then; keys typed into it before (a view's keys held
+     * while it attached, a quick typist) were echoed by the terminal, and a Ctrl+C killed the client. sandy
+     * may print its own lines before it runs the client (`[sandy] Build files updated.`): those do not count.
      */
-    feed(pty: PtyLike, onExit: (e: FeedExit) => void, observer?: (data: string) => void, inputAfterOutput = false): void {
+    feed(pty: PtyLike, onExit: (e: FeedExit) => void, observer?: (data: string) => void, inputAfterOutput?: { warn(line: string): void }): void {
         this.unfeed();
         this.pty = pty;
         this.paused = false;
         const subscriptions: DisposableLike[] = [];
         this.feedSubscriptions = subscriptions;
         if (inputAfterOutput) {
-            this.feedInput = new HeldInput();
+            // (The wait is bounded: no age limit on top of it.)
+            this.feedInput = HeldInput.logging(line => inputAfterOutput.warn(line), Infinity);
+            this.feedTail = '';
             this.feedInputTimer = setTimeout(() => this.releaseFeedInput(pty), ATTACH_INPUT_WAIT_MS);
             this.feedInputTimer.unref?.();
         }
@@ -147,7 +154,11 @@ export class HostedSession {
                 return;
             }
             if (this.feedInput) {
-                this.releaseFeedInput(pty);
+                const seen = this.feedTail + data;
+                this.feedTail = seen.slice(-8);
+                if (ENTERS_ALTERNATE_SCREEN.test(seen)) {
+                    this.releaseFeedInput(pty);
+                }
             }
             observer?.(data);
             this.activity.output(this.now());
@@ -199,7 +210,7 @@ export class HostedSession {
     protected dropFeedInput(): void {
         clearTimeout(this.feedInputTimer);
         this.feedInputTimer = undefined;
-        this.feedInput?.dispose();
+        this.feedInput?.dispose(true);
         this.feedInput = undefined;
     }
 

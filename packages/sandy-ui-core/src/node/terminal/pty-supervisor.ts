@@ -135,6 +135,8 @@ export interface SupervisorOptions {
     promptDetector?: (lines: readonly string[], agent: string | undefined) => boolean;
     /** Where the sessions' screens are parsed (screen-thread.ts): the process's screen worker by default. */
     screenThread?: ScreenThread;
+    /** Where the supervisor says what went wrong on the way (input that did not reach a session): the host's log. */
+    warn?: (line: string) => void;
 }
 
 /** A session quiet this long has its screen looked at for an agent's prompt. */
@@ -174,6 +176,7 @@ export class PtySupervisor {
     protected readonly now: () => number;
     protected readonly promptDetector: SupervisorOptions['promptDetector'];
     protected readonly screenThread: ScreenThread | undefined;
+    protected readonly warn: (line: string) => void;
 
     constructor(protected readonly spawnPty: PtySpawn, options: SupervisorOptions | StopTimings = {}, sendSignal?: SignalSender) {
         const o: SupervisorOptions = 'interruptGraceMs' in options ? { timings: options, sendSignal } : options;
@@ -185,6 +188,7 @@ export class PtySupervisor {
         this.now = o.clock ?? Date.now;
         this.promptDetector = o.promptDetector;
         this.screenThread = o.screenThread;
+        this.warn = o.warn ?? (() => undefined);
         this.attentionTicker = setInterval(() => {
             for (const session of this.sessions.values()) {
                 if (!this.lookAtPanes(session)) {
@@ -345,7 +349,7 @@ export class PtySupervisor {
         let tail = '';
         session.feed(pty, e => this.attachEnded(session, pty, e, tail), data => {
             tail = (tail + data).slice(-2048);
-        }, true);
+        }, { warn: line => this.warn(line) });
         this.fireChange(session);
     }
 
