@@ -125,6 +125,29 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(w.warnings).to.deep.equal([heldInputDroppedText(4, 'ended')]);
     });
 
+    it('an answer to a prompt of sandy --start goes to --start only: never to the attach client that follows it', async () => {
+        const w = world();
+        let answer: ((text: string) => void) | undefined;
+        const info = w.supervisor.startDaemon({
+            sandyPath: '/x/sandy', args: [], workspace: WS, env: { HOME: '/home/u' }, cols: 100, rows: 30,
+            outputObserver: (_data, input) => answer = input
+        });
+        const start = w.last();
+        start.emit('[sandy] Proceed? [y/N] ');
+        answer!('y\r');
+        expect(start.written).to.deep.equal(['y\r']);
+        start.emit(READY);
+        start.exit(0);
+        await settled();
+        const attach = w.last();
+        expect(attach.args).to.deep.equal(['--attach']);
+        attach.emit('\x1b[?1049hagent> ');
+        // A late answer (the responder's, after the prompt it saw): not typed into the agent.
+        answer!('y\r');
+        expect(attach.written).to.deep.equal([]);
+        expect(w.supervisor.get(info.id)).to.include({ link: 'attached' });
+    });
+
     it('follows sandy --start through its phases on the real 1.7.1 output (fixture 93): building → starting → ready, then attached', async () => {
         const w = world();
         const info = w.start();

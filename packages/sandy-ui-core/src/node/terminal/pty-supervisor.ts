@@ -228,7 +228,12 @@ export class PtySupervisor {
             info.pid = pty.pid;
             this.sessionPort?.remember(info.workspace, { pid: pty.pid });
             const past = new PastBuildWatcher(release);
-            const input = (text: string) => session.write(text);
+            // An answer goes to the process that asked (never to a client that took over after it).
+            const input = (text: string) => {
+                if (session.pty === pty) {
+                    session.write(text);
+                }
+            };
             session.feed(pty, e => {
                 past.release();
                 this.sessionPort?.forget(info.workspace, 'foreground');
@@ -274,7 +279,12 @@ export class PtySupervisor {
             }
             info.pid = pty.pid;
             const reader = new DaemonStartReader();
-            const input = (text: string) => session.write(text);
+            // An answer goes to the process that asked (never to a client that took over after it).
+            const input = (text: string) => {
+                if (session.pty === pty) {
+                    session.write(text);
+                }
+            };
             session.feed(pty, e => {
                 release();
                 reader.end();
