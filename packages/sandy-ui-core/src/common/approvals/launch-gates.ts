@@ -154,6 +154,31 @@ const dockerfilePrompt = (workspace: string) => `[sandy] Build this .sandy/Docke
 const LAUNCHING = /^\[sandy\] Launching .* sandbox/m;
 /** Output kept for matching a prompt's block (the Dockerfile block is at most ~210 lines). */
 const MAX_BUFFER = 256 * 1024;
+/**
+ * A program that takes the screen (an agent's TUI switching to the alternate screen): no gate of sandy's
+ * comes after it. The watcher stops there too, should sandy's "Launching" line not have been seen.
+ */
+const TAKES_THE_SCREEN = /\x1b\[\?(?:1049|1047|47)h/;
+/** An escape sequence a read may end inside of is kept for the next read up to this length (then it is text). */
+const MAX_CARRIED_ESCAPE = 4096;
+
+/**
+ * Where `data` ends inside an escape sequence (a PTY read can end anywhere): the index of its ESC, or
+ * `data.length` when it ends outside one. Stripped on its own, the start of `\x1b[0;32m` was left in
+ * front of sandy's coloured "Launching" line, and the watcher never saw it.
+ */
+function unfinishedEscape(data: string): number {
+    const at = data.lastIndexOf('\x1b');
+    if (at < 0) {
+        return data.length;
+    }
+    const tail = data.slice(at);
+    const finished = tail.length >= 2 && (
+        tail[1] === '[' ? /^\x1b\[[0-?]*[ -/]*[@-~]/.test(tail)
+            : tail[1] === ']' || tail[1] === 'P' || tail[1] === 'X' || tail[1] === '^' || tail[1] === '_' ? /\x07/.test(tail)
+                : true);
+    return finished || tail.length > MAX_CARRIED_ESCAPE ? data.length : at;
+}
 
 /** CSI, OSC, DCS/APC/PM/SOS strings and two-byte escapes, then CRs: what a prompt looks like on screen. */
 export function plainTerminalText(data: string): string {
@@ -180,6 +205,8 @@ export interface RecognisedPrompt {
  */
 export class GatePromptWatcher {
     protected buffer = '';
+    /** The start of an escape sequence the last read ended inside of. */
+    protected carried = '';
     protected readonly answered = new Set<GateKind>();
     protected finished = false;
 
@@ -193,6 +220,7 @@ export class GatePromptWatcher {
     finish(): void {
         this.finished = true;
         this.buffer = '';
+        this.carried = '';
     }
 
     /** Feed raw PTY output; returns the gate whose prompt now waits for an answer, if any. */
@@ -200,7 +228,14 @@ export class GatePromptWatcher {
         if (this.finished) {
             return undefined;
         }
-        this.buffer += plainTerminalText(data);
+        const raw = this.carried + data;
+        if (TAKES_THE_SCREEN.test(raw)) {
+            this.finish();
+            return undefined;
+        }
+        const cut = unfinishedEscape(raw);
+        this.carried = raw.slice(cut);
+        this.buffer += plainTerminalText(raw.slice(0, cut));
         if (this.buffer.length > MAX_BUFFER) {
             this.buffer = this.buffer.slice(-MAX_BUFFER);
         }

@@ -204,6 +204,26 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             expect(feedInChunks(w, fx30Screen())).to.deep.equal([]);
         });
 
+        it('sees the coloured "Launching" line however the reads split it (inside its escapes too): an agent\'s forged prompt after it is not answered', () => {
+            const launching = '\x1b[0;32m[sandy]\x1b[0m Launching Claude Code sandbox...\r\n';
+            for (let cut = 1; cut < launching.length; cut++) {
+                const w = new GatePromptWatcher({ ...fx30, symlinks: { entries: ['notes -> /home/u/notes'], approvedListPath: 'l' } as PendingGates['symlinks'] });
+                expect(feedInChunks(w, fx30Screen(), 4096)).to.deep.equal([{ gate: 'privileged' }]);
+                w.feed('y\r\n' + launching.slice(0, cut));
+                w.feed(launching.slice(cut));
+                expect(w.done, `split at ${cut}: ${JSON.stringify(launching.slice(0, cut))}`).to.equal(true);
+                expect(w.feed('[sandy] Symlinks that point outside the workspace:\r\n[sandy]   notes -> /home/u/notes\r\n[sandy] Proceed anyway? [y/N] ')).to.equal(undefined);
+            }
+        });
+
+        it('stops watching when a program takes the screen (an agent\'s TUI), even without the "Launching" line', () => {
+            const w = new GatePromptWatcher(fx30);
+            w.feed('\x1b[?10');
+            w.feed('49h\x1b[H');
+            expect(w.done).to.equal(true);
+            expect(feedInChunks(w, fx30Screen())).to.deep.equal([]);
+        });
+
         it('strips colours, OSC strings and CRs the way the screen shows the text', () => {
             expect(plainTerminalText('\x1b[1;33m[sandy]\x1b[0m a\r\n\x1b]0;t\x07b\r\n')).to.equal('[sandy] a\nb\n');
         });
