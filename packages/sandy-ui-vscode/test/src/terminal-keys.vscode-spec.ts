@@ -60,22 +60,32 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await typeInTerminal(page, terminal, 'keys');
         await poll(async () => (await terminalText(terminal)).includes('[keys: press keys, q ends]'), { message: 'the keys mode' });
         const quickInput = page.locator('.quick-input-widget');
+        // The key goes in once the tab's terminal has the focus: after Escape, VS Code gives the focus
+        // back to the webview asynchronously, and a key pressed before that lands is not in the tab.
         const pressInTerminal = async (key: string): Promise<void> => {
-            await terminal.locator('.xterm-helper-textarea').focus();
+            const textarea = terminal.locator('.xterm-helper-textarea');
+            await poll(async () => {
+                await textarea.focus();
+                return terminal.evaluate(() => document.hasFocus() && !!document.activeElement?.classList.contains('xterm-helper-textarea'));
+            }, { message: 'the focus in the sandy tab\'s terminal', timeout: 15_000 });
             await page.keyboard.press(key);
         };
+        /** The quick input opened by a key in the tab; if it does not, where the key went (the agent echoes what it gets). */
+        const expectQuickInput = async (key: string, value: string, what: string): Promise<void> => {
+            await pressInTerminal(key);
+            try {
+                await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+            } catch (e) {
+                const focus = await page.evaluate(() => `${document.activeElement?.tagName}.${document.activeElement?.className}`);
+                throw new Error(`${key} did not open ${what}; the page's focus: ${focus}; the tab shows:\n${await terminalText(terminal)}\n${e}`);
+            }
+            expect(await page.locator('.quick-input-widget input.input').inputValue(), what).to.equal(value);
+            await page.keyboard.press('Escape');
+            await quickInput.waitFor({ state: 'hidden' });
+        };
 
-        await pressInTerminal('F1');
-        await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
-        expect(await page.locator('.quick-input-widget input.input').inputValue(), 'the command palette').to.equal('>');
-        await page.keyboard.press('Escape');
-        await quickInput.waitFor({ state: 'hidden' });
-
-        await pressInTerminal('Control+P');
-        await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
-        expect(await page.locator('.quick-input-widget input.input').inputValue(), 'Quick Open').to.equal('');
-        await page.keyboard.press('Escape');
-        await quickInput.waitFor({ state: 'hidden' });
+        await expectQuickInput('F1', '>', 'the command palette');
+        await expectQuickInput('Control+P', '', 'Quick Open');
 
         await pressInTerminal('Control+R');
         await poll(async () => (await terminalText(terminal)).includes('[^R]'), { message: 'Ctrl+R at the agent' });
