@@ -186,7 +186,10 @@ describe('Launch refuses blast-radius folders (security)', () => {
             await dialog.locator('.theia-LocationInputToggle').dispatchEvent('mousedown');
             const input = dialog.locator('input.theia-LocationTextInput');
             await input.waitFor({ state: 'visible' });
-            await input.fill(folder);
+            // With a trailing slash: Theia completes a typed path to the first sibling whose path
+            // contains it once the parent's listing arrives (`~/.sandy` became `~/.sandy-ide` when the
+            // listing came before Enter, in readdir's order); it does not complete a path ending in '/'.
+            await input.fill(`${folder}/`);
             await input.press('Enter');
         }
         // The dialog's tree is now rooted (and selected) at the folder.
