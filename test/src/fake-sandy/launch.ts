@@ -675,6 +675,12 @@ export async function runLaunch(a: MainArgs, rt: Runtime, sandyHome: string, sel
 
     // bash ignores SIGQUIT while no trap is set for it (the cleanup trap, armed later, takes it).
     rt.installTraps(['SIGQUIT']);
+    // Test knob: hold the launch before it reads the config files (as a slow start would), so a test
+    // can change them between pre-flight and sandy's read.
+    const readHold = envNumber('FAKE_SANDY_CONFIG_DELAY_MS', 0);
+    if (readHold > 0) {
+        await sleep(readHold);
+    }
     const cfg = loadConfig(sandyHome, workDir, a.verboseExplicit);
     await resolveApproval(rt, cfg, workDir, sandyHome, headless);
     const extra = extraEnv(cfg, sandyHome, workDir);

@@ -4,7 +4,7 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { expect } from 'chai';
 import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core';
-import { SandyConfiguration, SessionInfo } from '@sandy-ui/core/common';
+import { describeExit, SandyConfiguration, SessionInfo } from '@sandy-ui/core/common';
 import { SandyBackend } from '../sandy-backend';
 import { SandyService } from '../../common/sandy-protocol';
 import { sandboxNameFor } from '@sandy-ui/core/node';
@@ -357,6 +357,43 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             expect(listApprovals()).to.deep.equal([]);
             await service.stop(session.id);
             await exitOf(session.id);
+        });
+
+        it('Attack: a key\'s value swapped after Approve and put back before the tab\'s re-check: sandy recorded what the user never saw, so the session is stopped and that record removed', async () => {
+            const config = path.join(scratch.workspace, '.sandy', 'config');
+            fs.mkdirSync(path.dirname(config), { recursive: true });
+            const shown = 'SANDY_ALLOW_HOSTS=gates.example.com\n';
+            fs.writeFileSync(config, shown);
+            const request = await service.preflight(scratch.workspace);
+            expect(request!.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
+            // Hold sandy before it reads its config, as a slow start would.
+            await foreground({ passEnv: ['FAKE_SANDY_CONFIG_DELAY_MS'] });
+            process.env.FAKE_SANDY_CONFIG_DELAY_MS = '1500';
+            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
+            delete process.env.FAKE_SANDY_CONFIG_DELAY_MS;
+            expect(outcome.kind).to.equal('launched');
+            const session = (outcome as { session: SessionInfo }).session;
+            // Whoever can write the workspace (an agent whose project holds this one) swaps the value
+            // before sandy reads it, and puts it back the moment sandy asks (sandy shows key names only).
+            fs.writeFileSync(config, 'SANDY_ALLOW_HOSTS=evil.example.com\n');
+            let asked = '';
+            const restore = backend.core.supervisor.onData(session.id)(data => {
+                asked += data;
+                if (asked.includes('Approve these keys for this workspace?')) {
+                    fs.writeFileSync(config, shown);
+                    restore.dispose();
+                }
+            });
+            const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
+            // The tab's re-check saw the approved file and answered; sandy recorded the evil set.
+            await view.waitFor(/Approve these keys for this workspace\? \[y\/N\] y/, 20_000);
+            const ended = await exitOf(session.id, 30_000);
+            expect(ended.endReason).to.equal('approval-changed');
+            expect(describeExit(ended)).to.match(/The IDE stopped this session: sandy approved privileged keys whose values are not the ones you approved/);
+            expect(listApprovals(), 'sandy\'s record of the swapped set is removed').to.deep.equal([]);
+            expect(logged.join('\n')).to.match(/sandy recorded a privileged approval for .* other than the one you gave/);
+            // The next launch asks again, with the file as it is now.
+            expect((await service.preflight(scratch.workspace))?.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
         });
 
         it('a daemon launch: `--start`\'s pre-pass on the tab\'s terminal asks for the keys (answered, recorded)', async () => {

@@ -29,6 +29,7 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case 'stopped': return info.mode === 'daemon' ? 'The daemon session was stopped (sandy --stop).' : 'sandy was stopped.';
         case 'agent-exited': return 'The agent exited; its daemon session has ended.';
         case 'gone': return 'The daemon session ended outside the IDE (its container is gone).';
+        case 'approval-changed': return info.problem ? `${info.problem.message} ${info.problem.hint}` : 'The IDE stopped this session: sandy approved files other than those you approved.';
         case 'start-failed':
             if (info.problem) {
                 return `sandy could not be started: ${info.problem.message}`;
@@ -55,6 +56,21 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case undefined: return 'sandy ended.';
         default: return `sandy exited with code ${info.exitCode}.`;
     }
+}
+
+/**
+ * sandy recorded, for a gate the sandy tab answered, a hash of files other than those the user
+ * approved (they changed between the approval view and sandy's read): the session is stopped with this
+ * (node/service/approvals.ts).
+ */
+export function approvalChangedProblem(gate: 'privileged' | 'dockerfile', recordPath: string): { message: string; hint: string } {
+    const what = gate === 'privileged'
+        ? 'privileged keys whose values are not the ones you approved (.sandy/config or .sandy/.secrets'
+        : 'a .sandy/ build context that is not the one you approved (a file in .sandy/';
+    return {
+        message: `The IDE stopped this session: sandy approved ${what} changed between your approval and sandy's read).`,
+        hint: `That approval was removed (${recordPath}); launch again to review the files as they are now.`
+    };
 }
 
 // ---- daemon sessions (node/terminal/pty-supervisor.ts, common/terminal/terminal-session.ts)

@@ -52,13 +52,19 @@ export interface SessionInfo {
     /** Agent as configured for this launch, when known. */
     agent?: string;
     /** Why a session ended, when the IDE knows more than an exit code says. */
-    endReason?: 'stopped' | 'agent-exited' | 'start-failed' | 'gone';
+    endReason?: 'stopped' | 'agent-exited' | 'start-failed' | 'gone' | 'approval-changed';
     /** Launch gates sandy closed by itself because it could not ask (the session runs without them). */
     closedGates?: Array<'dropped-keys' | 'skipped-dockerfile'>;
     /** Where it stands for the user supervising many (the attention queue), as the backend saw it last. */
     attention?: Attention;
     /** When its last output arrived (undefined: none yet, or not hosted here). */
     lastOutputAt?: number;
+}
+
+/** Why the IDE stopped a session itself (not the user's Stop): its end says so. */
+export interface StopCause {
+    readonly endReason: 'approval-changed';
+    readonly problem: { message: string; hint: string };
 }
 
 /** The stop escalation of the spec (MVP pillar 2): SIGINT → 3 s → SIGTERM → 2 s → SIGKILL. */

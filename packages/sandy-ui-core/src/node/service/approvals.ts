@@ -7,6 +7,9 @@ import { approvalFilePathFor, PreflightReport } from '../../common/config/prefli
 import { sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
 import { dockerfileApprovalPath, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
 import { GateResponder } from '../approvals/gate-responder';
+import { checkGateRecord, isRecordedGate, readGateRecord, recordMatchesApproval, RecordedGate } from '../approvals/gate-records';
+import { approvalChangedProblem } from '../../common/host/labels';
+import { StopCause } from '../../common/session/session-types';
 import { analyzeLaunch, LaunchAnalysis } from '../approvals/launch-analysis';
 import { ApprovalMemory } from '../approvals/approval-memory';
 import { sandboxNameFor } from '../sandy/lock-sweep';
@@ -116,21 +119,64 @@ export class LaunchApprovals {
      * The sandy tab's answers to sandy's own prompts, for exactly the gates the user approved; what
      * sandy then records is remembered here too (value hashes, the Dockerfile text) for the next diff.
      */
-    gateResponder(workspace: string, approved: PendingGates, report: PreflightReport): GateResponder {
+    gateResponder(workspace: string, approved: PendingGates, report: PreflightReport, session: { stop(cause: StopCause): void }): GateResponder {
         const wsHash = workspaceHash16(workspace);
         const { logger } = this.ctx;
+        /** sandy's record of each gate as it was when the tab answered (sandy rewrites it on the answer). */
+        const recordBefore = new Map<RecordedGate, string | undefined>();
         return new GateResponder({
             approved,
-            recheck: gate => this.gateUnchanged(workspace, approved, gate),
+            recheck: async gate => {
+                const same = await this.gateUnchanged(workspace, approved, gate);
+                if (same && isRecordedGate(gate)) {
+                    recordBefore.set(gate, await readGateRecord(this.gateRecordPath(gate, workspace), this.discovery.launchSandyHome));
+                }
+                return same;
+            },
             onAnswered: gate => {
                 logger.info(`sandy: answered sandy's ${gate} prompt for ${workspace} with the approval you gave`);
                 const remember = gate === 'privileged'
                     ? this.approvalMemory.record(wsHash, valueHashesFor(report.pendingPrivileged))
                     : gate === 'dockerfile' && approved.dockerfile ? this.approvalMemory.recordDockerfile(wsHash, approved.dockerfile.text) : undefined;
                 remember?.catch(e => logger.warn(`sandy: could not remember the approval: ${this.ctx.problemOf(e).message}`));
+                if (isRecordedGate(gate)) {
+                    void this.checkRecord(workspace, gate, recordBefore.get(gate), hash => recordMatchesApproval(gate, hash, approved, report.pendingPrivileged), session)
+                        .catch(e => logger.warn(`sandy: could not check sandy's record of the ${gate} approval: ${this.ctx.problemOf(e).message}`));
+                }
             },
             onDeclined: (gate, reason) => logger.warn(`sandy: left sandy's ${gate} prompt for ${workspace} to you: ${reason}`)
         });
+    }
+
+    /** `passive-<h16>.list` or `dockerfile-<h16>.list` under the launch's `$SANDY_HOME`. */
+    protected gateRecordPath(gate: RecordedGate, workspace: string): string {
+        const sandyHome = this.discovery.launchSandyHome;
+        return gate === 'privileged' ? approvalFilePathFor(sandyHome, workspace, sha256Hex) : dockerfileApprovalPath(sandyHome, workspace);
+    }
+
+    /**
+     * After the tab answered: what sandy recorded must be what the user approved (gate-records.ts). If
+     * it is not, the files changed between the approval view and sandy's read and were put back before
+     * the tab's re-check: sandy now runs with what the user was not shown. The session is stopped, and
+     * sandy's record removed (sandy's own revoke), so the next launch asks again with the files as they are.
+     */
+    protected async checkRecord(
+        workspace: string, gate: RecordedGate, before: string | undefined, matches: (hash: string) => boolean, session: { stop(cause: StopCause): void }
+    ): Promise<void> {
+        const file = this.gateRecordPath(gate, workspace);
+        const result = await checkGateRecord({ file, sandyHome: this.discovery.launchSandyHome, before, matches });
+        if (result === 'unwritten') {
+            this.ctx.logger.info(`sandy: no new record of the ${gate} approval for ${workspace} appeared in ${file}; nothing to check`);
+        } else if (result === 'other') {
+            this.ctx.logger.warn(`sandy: sandy recorded a ${gate} approval for ${workspace} other than the one you gave; the session is stopped and ${file} removed`);
+            session.stop({ endReason: 'approval-changed', problem: approvalChangedProblem(gate, file) });
+            await fs.promises.unlink(file).catch((e: NodeJS.ErrnoException) => {
+                if (e.code !== 'ENOENT') {
+                    this.ctx.logger.warn(`sandy: could not remove ${file}: ${e.message}`);
+                }
+            });
+            void this.poller.pollNow();
+        }
     }
 
     /** At sandy's prompt: are the files behind this gate still exactly what the user approved? */

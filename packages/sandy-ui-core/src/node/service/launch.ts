@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { SessionInfo } from '../../common/session/session-types';
+import type { SessionInfo, StopCause } from '../../common/session/session-types';
 import { SandyState } from '../../common/sandy/contract';
 import { parseConfigFile, getEffectiveValues } from '../../common/config/config-file';
 import { PendingGates } from '../../common/approvals/launch-gates';
@@ -92,7 +92,9 @@ export class SandyLauncher {
         if (mode.why) {
             warnings.push(mode.why);
         }
-        let session: SessionInfo;
+        let session: SessionInfo | undefined;
+        // The gates' answers come from the session's own output, so after it exists.
+        const launched = { stop: (cause: StopCause) => session && void supervisor.stop(session.id, cause).catch(e => this.ctx.logger.warn(`sandy: ${this.ctx.problemOf(e).message}`)) };
         try {
             // sandy asks its own questions on this PTY (`--start` too: its TTY pre-pass asks before the
             // supervisor forks); the tab answers them only for what the user approved.
@@ -106,7 +108,7 @@ export class SandyLauncher {
                 rows: request.rows,
                 // `--agent LIST` overrides SANDY_AGENT for this run (sandy's schema): the session runs those agents.
                 agent: agentOverride(args) ?? launchConfig.agent,
-                outputObserver: approved && this.approvals.gateResponder(workspace, approved, report).observe
+                outputObserver: approved && this.approvals.gateResponder(workspace, approved, report, launched).observe
             });
         } catch (e) {
             return { kind: 'refused', problem: this.ctx.problemOf(e) };

@@ -6,6 +6,7 @@ import { loadFixture } from '../test/sandy-fixtures';
 import { ScriptedPty } from '../test/scripted-pty';
 import { ATTACH_INPUT_WAIT_MS } from './hosted-session';
 import { heldInputDroppedText } from '../../common/terminal/held-input';
+import { describeExit } from '../../common/host/labels';
 
 
 const WS = '/home/u/proj';
@@ -255,6 +256,27 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(done).to.include({ status: 'exited', endReason: 'stopped' });
         expect(w.runs.map(r => r.args)).to.deep.equal([['--stop']]);
         expect(w.ptys, 'no attach client for a stopped start').to.have.length(1);
+    });
+
+    it('a stop the IDE makes itself (sandy recorded an approval the user did not give) ends the session saying why; the user\'s Stop meanwhile does not erase it', async () => {
+        const w = world();
+        const info = w.start();
+        const start = w.last();
+        const cause = { endReason: 'approval-changed', problem: { message: 'The IDE stopped this session: …', hint: 'Launch again.' } } as const;
+        const stopping = w.supervisor.stop(info.id, cause);
+        const byUser = w.supervisor.stop(info.id);
+        await tick(5);
+        start.exit(130);
+        const done = await stopping;
+        expect(done).to.include({ status: 'exited', endReason: 'approval-changed' });
+        expect(done.problem).to.deep.equal(cause.problem);
+        expect(await byUser).to.include({ endReason: 'approval-changed' });
+        expect(w.runs.map(r => r.args), 'stopped as any daemon session is (sandy --stop)').to.deep.equal([['--stop']]);
+        expect(describeExit(done)).to.equal('The IDE stopped this session: … Launch again.');
+        // A session that the user stops is not given a cause.
+        const plain = w.start('/home/u/other');
+        w.last().exit(130);
+        expect(await w.supervisor.stop(plain.id)).to.include({ endReason: 'stopped' });
     });
 
     it('adopts what --print-state lists: ours attached again at once, a shell\'s only when a view asks, one held elsewhere not at all', async () => {

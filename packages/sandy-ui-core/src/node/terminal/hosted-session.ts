@@ -1,6 +1,6 @@
 import { SimpleEmitter, EventLike, DisposableLike } from '../../common/base/event';
 import { HeldInput } from '../../common/terminal/held-input';
-import { CATCH_UP, FLOW_CONTROL, SessionInfo } from '../../common/session/session-types';
+import { CATCH_UP, FLOW_CONTROL, SessionInfo, StopCause } from '../../common/session/session-types';
 import { ActivityTracker, attentionOf, AttentionState, PaneFacts, paneAttentionOf } from '../../common/session/session-attention';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { carriedBetween } from './carried-sequences';
@@ -83,6 +83,8 @@ export class HostedSession {
     /** What holds the session paused (see updateFlow). */
     protected readonly pausedBy = { view: false, queue: false, screen: false };
     stopping?: Promise<SessionInfo>;
+    /** Why the IDE stopped it, when not at the user's request (said once it has ended). */
+    stopCause?: StopCause;
     /**
      * Since when sandy lists this daemon session (its `--start` finished, or it was found listed):
      * a `--print-state` begun before that cannot say it is gone.

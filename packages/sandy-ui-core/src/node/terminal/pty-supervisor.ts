@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'crypto';
 import { SimpleEmitter, EventLike } from '../../common/base/event';
-import { DEFAULT_STOP_TIMINGS, SessionInfo, StopTimings } from '../../common/session/session-types';
+import { DEFAULT_STOP_TIMINGS, SessionInfo, StopCause, StopTimings } from '../../common/session/session-types';
 import type { TerminalNotification } from '../../common/terminal/osc-dispatch';
 import { withOnlyStdio } from '../sandy/only-stdio';
 import { SandyError } from '../../common/sandy/errors';
@@ -547,11 +547,12 @@ export class PtySupervisor {
      * orphan the same way, once its pid is still sandy's. Daemon: `sandy --stop`. Resolves when it
      * ended, or (a daemon that would not stop) with the problem on the session.
      */
-    stop(id: string): Promise<SessionInfo> {
+    stop(id: string, cause?: StopCause): Promise<SessionInfo> {
         const session = this.require(id);
         if (!session.live) {
             return Promise.resolve(session.snapshot());
         }
+        session.stopCause ??= cause;
         if (!session.stopping) {
             session.info.status = 'stopping';
             session.info.problem = undefined;
@@ -778,6 +779,10 @@ export class PtySupervisor {
             this.sessionPort?.forget(info.workspace, 'foreground');
         }
         info.link = info.mode === 'daemon' ? 'detached' : undefined;
+        if (session.stopCause) {
+            info.endReason = session.stopCause.endReason;
+            info.problem = session.stopCause.problem;
+        }
         if (signal) {
             info.signal = signalName(signal);
             info.exitCode = exitCode || undefined;
