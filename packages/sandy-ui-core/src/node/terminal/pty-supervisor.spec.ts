@@ -39,6 +39,27 @@ describe('PtySupervisor (unit)', () => {
     });
 });
 
+describe('PtySupervisor: foreground launches through sandy\'s build one at a time (unit)', () => {
+    it('the next launch starts once sandy says it is past the build, also when that line comes in one read with much more after it', async () => {
+        const ptys: ScriptedPty[] = [];
+        const supervisor = new PtySupervisor(() => {
+            const p = new ScriptedPty();
+            ptys.push(p);
+            return p;
+        }, { interruptGraceMs: 10, terminateGraceMs: 10 }, () => undefined);
+        const launch = (workspace: string) => supervisor.launch({ sandyPath: '/x/sandy', args: [], workspace, env: {}, cols: 80, rows: 24 });
+        launch('/w/one');
+        launch('/w/two');
+        await new Promise(r => setTimeout(r, 20));
+        expect(ptys, 'the second waits its turn').to.have.length(1);
+        // A loaded machine reads the launch's lines and the agent's first screen in one piece.
+        ptys[0].emit(`[sandy] Building images...\r\n\x1b[0;32m[sandy]\x1b[0m Creating new sandbox: one-1234abcd\r\n${'agent screen '.repeat(100)}`);
+        await new Promise(r => setTimeout(r, 20));
+        expect(ptys, 'the second started after the first got past the build').to.have.length(2);
+        await supervisor.dispose();
+    });
+});
+
 describe('PtySupervisor: where each session stands for the attention queue (unit)', () => {
     let now: number;
     let pty: ScriptedPty;

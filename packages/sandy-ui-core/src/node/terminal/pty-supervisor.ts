@@ -956,10 +956,13 @@ class PastBuildWatcher {
         if (this.done) {
             return;
         }
-        this.tail = (this.tail + data).slice(-512);
-        if (/(Creating new|Reusing) sandbox:/.test(stripAnsi(this.tail))) {
+        // Looked for in the whole read: a read with more than the kept tail after the line (a loaded
+        // machine reads in larger pieces) would otherwise cut the line off before it is seen.
+        const seen = this.tail + data;
+        if (/(Creating new|Reusing) sandbox:/.test(stripAnsi(seen))) {
             this.release();
         }
+        this.tail = seen.slice(-512);
     }
 
     release(): void {
