@@ -7,6 +7,7 @@
  * record is the one place that says what sandy took. (The symlink gate needs no such check: sandy
  * prints every entry, and the tab answers only a block equal to the approved one.)
  */
+import { spawn } from 'child_process';
 import { approvalSetLines } from '../../common/config/preflight';
 import { GateKind, PendingGates } from '../../common/approvals/launch-gates';
 import { readConfigFile } from '../config/config-io';
@@ -33,13 +34,17 @@ export function recordedHash(text: string | undefined): string | undefined {
     return first && /^[0-9a-f]{64}$/.test(first) ? first : undefined;
 }
 
+/** sandy's `sort -u` of some lines, run as sandy runs it (`sort` from its PATH, in its locale): the lines in its order. */
+export type SandySort = (lines: readonly string[]) => Promise<string[] | undefined>;
+
 /**
  * Every hash sandy can have recorded for these approval lines. sandy's set hash is over `sort -u` in
- * sandy's locale (sandy:6026), whose order a byte sort does not always give (`a` and `Z`); so each
- * ordering of the unique lines counts (no other set of lines has any of those hashes). A set too large
- * to enumerate counts in byte order and in the locale-aware order Node knows.
+ * sandy's locale (sandy:6026), whose order a byte sort does not always give (`a` and `Z`, and glibc's
+ * locales ignore punctuation at first); so each ordering of the unique lines counts (no other set of
+ * lines has any of those hashes). A set too large to enumerate counts in the order `sort` gives in
+ * sandy's environment, and in byte order.
  */
-export function approvedSetHashes(lines: readonly { readonly approvalLine: string }[]): Set<string> {
+export async function approvedSetHashes(lines: readonly { readonly approvalLine: string }[], sandySort?: SandySort): Promise<Set<string>> {
     const unique = approvalSetLines(lines);
     const hashes = new Set<string>();
     if (unique.length <= MAX_PERMUTED_LINES) {
@@ -51,22 +56,49 @@ export function approvedSetHashes(lines: readonly { readonly approvalLine: strin
             left.forEach((line, i) => permute([...done, line], [...left.slice(0, i), ...left.slice(i + 1)]));
         };
         permute([], unique);
-    } else {
-        hashes.add(sha256Hex(unique.join('\n')));
-        hashes.add(sha256Hex([...unique].sort(new Intl.Collator().compare).join('\n')));
+        return hashes;
+    }
+    hashes.add(sha256Hex(unique.join('\n')));
+    // What sandy hashes is what its `sort -u` prints for these lines: the same program in the same environment.
+    const sorted = await sandySort?.(unique).catch(() => undefined);
+    if (sorted) {
+        hashes.add(sha256Hex(sorted.join('\n')));
     }
     return hashes;
 }
 
-/** Whether the hash sandy recorded for `gate` is one of what the user approved. */
-export function recordMatchesApproval(
-    gate: RecordedGate, hash: string, approved: PendingGates, approvedLines: readonly { readonly approvalLine: string }[]
-): boolean {
+/** The hashes sandy may have recorded for what the user approved at `gate` (none: nothing was approved there). */
+export async function approvedRecordHashes(
+    gate: RecordedGate, approved: PendingGates, approvedLines: readonly { readonly approvalLine: string }[], sandySort?: SandySort
+): Promise<Set<string>> {
     if (gate === 'dockerfile') {
         // sandy lists the build context with `LC_ALL=C sort` (sandy:7973): one order, the byte order.
-        return hash === approved.dockerfile?.hash;
+        return new Set(approved.dockerfile ? [approved.dockerfile.hash] : []);
     }
-    return !!approved.privileged && approvedSetHashes(approvedLines).has(hash);
+    return approved.privileged ? approvedSetHashes(approvedLines, sandySort) : new Set();
+}
+
+/** `sort -u` with sandy's environment, its lines on stdin (never an argument); undefined if it fails or takes over 5 s. */
+export function sortAsSandy(env: Record<string, string>): SandySort {
+    return lines => new Promise(resolve => {
+        let child;
+        try {
+            child = spawn('sort', ['-u'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+        } catch {
+            resolve(undefined);
+            return;
+        }
+        let out = '';
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.stdout.setEncoding('utf8').on('data', (d: string) => out += d);
+        child.on('error', () => resolve(undefined));
+        child.on('close', code => {
+            clearTimeout(timer);
+            resolve(code === 0 ? out.replace(/\n$/, '').split('\n') : undefined);
+        });
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(`${lines.join('\n')}\n`);
+    });
 }
 
 /** A record file's text, through the one bounded reader (a symlink or an oversized file is no record). */
@@ -84,25 +116,28 @@ export type RecordCheck = 'approved' | 'other' | 'unwritten';
 /**
  * Waits for sandy to write `file` after the answer (its line 1 differs from `before`, what the file
  * held when the tab answered) and says whether sandy recorded what the user approved. `unwritten`:
- * sandy wrote nothing new in {@link GATE_RECORD_WAIT_MS} (another sandy that records elsewhere, or
- * the session ended first); nothing can be said then.
+ * sandy wrote nothing new in {@link GATE_RECORD_WAIT_MS} or before its session ended (another sandy
+ * that records elsewhere, or a stop first); nothing can be said then.
  */
 export async function checkGateRecord(options: {
     file: string;
     sandyHome: string;
     before: string | undefined;
     matches(hash: string): boolean;
+    /** The session that was answered has ended: one last read, then no more (a later launch writes its own record). */
+    ended?(): boolean;
     waitMs?: number;
     pollMs?: number;
 }): Promise<RecordCheck> {
     const deadline = Date.now() + (options.waitMs ?? GATE_RECORD_WAIT_MS);
     const before = recordedHash(options.before);
     for (;;) {
+        const ended = options.ended?.() ?? false;
         const hash = recordedHash(await readGateRecord(options.file, options.sandyHome));
         if (hash && hash !== before) {
             return options.matches(hash) ? 'approved' : 'other';
         }
-        if (Date.now() >= deadline) {
+        if (ended || Date.now() >= deadline) {
             return 'unwritten';
         }
         await new Promise(resolve => setTimeout(resolve, options.pollMs ?? GATE_RECORD_POLL_MS));

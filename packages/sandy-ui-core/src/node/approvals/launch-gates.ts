@@ -28,12 +28,21 @@ function refuse(message: string, hint: string): SandyError {
     return new SandyError('usage', message, hint);
 }
 
-/** Every regular file under `dir` (no symlinks followed, as `find -P -type f`), byte-sorted full paths. */
+/**
+ * Every regular file under `dir` (no symlinks followed, as `find -P -type f`), byte-sorted full paths.
+ * A name that is not UTF-8 or holds a control character is refused: sandy reads `find`'s output line
+ * by line, so its hash of such a context is not the one computed here, and the tab could not check it.
+ */
 async function regularFilesUnder(dir: string): Promise<string[]> {
     const out: string[] = [];
     const walk = async (d: string): Promise<void> => {
-        for (const entry of await fs.readdir(d, { withFileTypes: true })) {
-            const full = `${d}/${entry.name}`;
+        for (const entry of await fs.readdir(d, { withFileTypes: true, encoding: 'buffer' })) {
+            const name = entry.name.toString('utf8');
+            if (!Buffer.from(name, 'utf8').equals(entry.name) || CONTROL_CHARS.test(name)) {
+                throw refuse(`A file name in ${dir} is not plain text: ${JSON.stringify(`${d.slice(dir.length + 1)}${d === dir ? '' : '/'}${name}`)}.`,
+                    'Rename or delete it (.sandy/ is the Dockerfile\'s build context), then launch again.');
+            }
+            const full = `${d}/${name}`;
             if (entry.isDirectory()) {
                 await walk(full);
             } else if (entry.isFile()) {

@@ -7,7 +7,7 @@ import { approvalFilePathFor, PreflightReport } from '../../common/config/prefli
 import { sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
 import { dockerfileApprovalPath, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
 import { GateResponder } from '../approvals/gate-responder';
-import { checkGateRecord, isRecordedGate, readGateRecord, recordMatchesApproval, RecordedGate } from '../approvals/gate-records';
+import { approvedRecordHashes, checkGateRecord, isRecordedGate, readGateRecord, RecordedGate, sortAsSandy } from '../approvals/gate-records';
 import { approvalChangedProblem } from '../../common/host/labels';
 import { StopCause } from '../../common/session/session-types';
 import { analyzeLaunch, LaunchAnalysis } from '../approvals/launch-analysis';
@@ -20,6 +20,12 @@ import { SandyDiscovery } from './sandy-discovery';
 import { SnapshotPublisher } from './snapshots';
 
 export type { LaunchAnalysis };
+
+/** The session whose gates the tab answered: stopped with a cause, and whether it has ended (that launch only, never a later one). */
+export interface AnsweredSession {
+    stop(cause: StopCause): void;
+    ended(): boolean;
+}
 
 /**
  * Pre-flight and approvals: the launcher-exact report of a workspace's config files, the gates
@@ -119,7 +125,7 @@ export class LaunchApprovals {
      * The sandy tab's answers to sandy's own prompts, for exactly the gates the user approved; what
      * sandy then records is remembered here too (value hashes, the Dockerfile text) for the next diff.
      */
-    gateResponder(workspace: string, approved: PendingGates, report: PreflightReport, session: { stop(cause: StopCause): void }): GateResponder {
+    gateResponder(workspace: string, approved: PendingGates, report: PreflightReport, session: AnsweredSession): GateResponder {
         const wsHash = workspaceHash16(workspace);
         const { logger } = this.ctx;
         /** sandy's record of each gate as it was when the tab answered (sandy rewrites it on the answer). */
@@ -140,7 +146,7 @@ export class LaunchApprovals {
                     : gate === 'dockerfile' && approved.dockerfile ? this.approvalMemory.recordDockerfile(wsHash, approved.dockerfile.text) : undefined;
                 remember?.catch(e => logger.warn(`sandy: could not remember the approval: ${this.ctx.problemOf(e).message}`));
                 if (isRecordedGate(gate)) {
-                    void this.checkRecord(workspace, gate, recordBefore.get(gate), hash => recordMatchesApproval(gate, hash, approved, report.pendingPrivileged), session)
+                    void this.checkRecord(workspace, gate, recordBefore.get(gate), approved, report, session)
                         .catch(e => logger.warn(`sandy: could not check sandy's record of the ${gate} approval: ${this.ctx.problemOf(e).message}`));
                 }
             },
@@ -161,20 +167,22 @@ export class LaunchApprovals {
      * sandy's record removed (sandy's own revoke), so the next launch asks again with the files as they are.
      */
     protected async checkRecord(
-        workspace: string, gate: RecordedGate, before: string | undefined, matches: (hash: string) => boolean, session: { stop(cause: StopCause): void }
+        workspace: string, gate: RecordedGate, before: string | undefined, approved: PendingGates, report: PreflightReport, session: AnsweredSession
     ): Promise<void> {
         const file = this.gateRecordPath(gate, workspace);
-        const result = await checkGateRecord({ file, sandyHome: this.discovery.launchSandyHome, before, matches });
+        const accepted = await approvedRecordHashes(gate, approved, report.pendingPrivileged, sortAsSandy(this.discovery.baseEnv()));
+        const result = await checkGateRecord({ file, sandyHome: this.discovery.launchSandyHome, before, matches: hash => accepted.has(hash), ended: () => session.ended() });
         if (result === 'unwritten') {
             this.ctx.logger.info(`sandy: no new record of the ${gate} approval for ${workspace} appeared in ${file}; nothing to check`);
         } else if (result === 'other') {
-            this.ctx.logger.warn(`sandy: sandy recorded a ${gate} approval for ${workspace} other than the one you gave; the session is stopped and ${file} removed`);
-            session.stop({ endReason: 'approval-changed', problem: approvalChangedProblem(gate, file) });
+            this.ctx.logger.warn(`sandy: sandy recorded a ${gate} approval for ${workspace} other than the one you gave; ${file} is removed and the session stopped`);
+            // The record first: whatever becomes of the session, sandy must not take that set as approved again.
             await fs.promises.unlink(file).catch((e: NodeJS.ErrnoException) => {
                 if (e.code !== 'ENOENT') {
                     this.ctx.logger.warn(`sandy: could not remove ${file}: ${e.message}`);
                 }
             });
+            session.stop({ endReason: 'approval-changed', problem: approvalChangedProblem(gate, file) });
             void this.poller.pollNow();
         }
     }

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { SessionInfo, StopCause } from '../../common/session/session-types';
+import type { SessionInfo } from '../../common/session/session-types';
 import { SandyState } from '../../common/sandy/contract';
 import { parseConfigFile, getEffectiveValues } from '../../common/config/config-file';
 import { PendingGates } from '../../common/approvals/launch-gates';
@@ -13,7 +13,7 @@ import { ProjectsStore } from '../projects/projects-store';
 import { checkWorkspace } from '../projects/workspace-guard';
 import { ServiceContext } from './service-context';
 import { SandyDiscovery } from './sandy-discovery';
-import { LaunchApprovals } from './approvals';
+import { AnsweredSession, LaunchApprovals } from './approvals';
 import { ProjectsService } from './projects';
 import { SESSION_MODE_WHY } from '../../common/host/labels';
 
@@ -93,8 +93,20 @@ export class SandyLauncher {
             warnings.push(mode.why);
         }
         let session: SessionInfo | undefined;
-        // The gates' answers come from the session's own output, so after it exists.
-        const launched = { stop: (cause: StopCause) => session && void supervisor.stop(session.id, cause).catch(e => this.ctx.logger.warn(`sandy: ${this.ctx.problemOf(e).message}`)) };
+        // The gates' answers come from the session's own output, so after it exists. This launch's
+        // session only: a daemon session's id is its workspace's, and a later launch has the same one.
+        const ended = () => {
+            const now = session && supervisor.get(session.id);
+            return !now || now.startedAt !== session!.startedAt || now.status === 'exited';
+        };
+        const launched: AnsweredSession = {
+            ended,
+            stop: cause => {
+                if (!ended()) {
+                    supervisor.stop(session!.id, cause).catch(e => this.ctx.logger.warn(`sandy: ${this.ctx.problemOf(e).message}`));
+                }
+            }
+        };
         try {
             // sandy asks its own questions on this PTY (`--start` too: its TTY pre-pass asks before the
             // supervisor forks); the tab answers them only for what the user approved.

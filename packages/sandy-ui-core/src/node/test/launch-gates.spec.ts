@@ -83,6 +83,16 @@ describe('launch gates (sandy 1.7.1 prompts, real PTY fixtures)', () => {
             await expectRejected(dockerfileGate(ws2, path.join(tmp, 'h')), /symbolic link/);
         });
 
+        it('Attack: a build-context file named with a newline, or not UTF-8, is refused with its name (sandy would hash other lines than the IDE, and the tab could not check what sandy records)', async () => {
+            for (const [i, name] of [Buffer.from('helper.sh\nRUN evil'), Buffer.from([0x66, 0xff, 0x2e, 0x73, 0x68])].entries()) {
+                const ws = path.join(tmp, `named-${i}`);
+                fs.mkdirSync(path.join(ws, '.sandy', 'sub'), { recursive: true });
+                fs.writeFileSync(path.join(ws, '.sandy', 'Dockerfile'), 'FROM x\n');
+                fs.writeFileSync(Buffer.concat([Buffer.from(path.join(ws, '.sandy', 'sub') + '/'), name]), 'x');
+                await expectRejected(dockerfileGate(ws, path.join(tmp, 'h')), /A file name in .*\.sandy is not plain text: "sub\/(helper\.sh\\nRUN evil|f\uFFFD\.sh)"\.$/);
+            }
+        });
+
         it('shows lines as sandy prints them: 200 at most, control characters removed, unterminated last line dropped', () => {
             expect(dockerfileShownLines('FROM x\nRUN a\x1b[31m\nlast')).to.deep.equal({ lines: ['FROM x', 'RUN a[31m'], truncated: false });
             const long = Array.from({ length: 205 }, (_, i) => `RUN ${i}`).join('\n') + '\n';
