@@ -29,7 +29,7 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
         case 'stopped': return info.mode === 'daemon' ? 'The daemon session was stopped (sandy --stop).' : 'sandy was stopped.';
         case 'agent-exited': return 'The agent exited; its daemon session has ended.';
         case 'gone': return 'The daemon session ended outside the IDE (its container is gone).';
-        case 'approval-changed': return info.problem ? `${info.problem.message} ${info.problem.hint}` : 'The IDE stopped this session: sandy approved files other than those you approved.';
+        case 'approval-changed': return `The IDE stopped this session: ${info.problem ? `${info.problem.message} ${info.problem.hint}` : 'sandy approved files other than those you approved.'}`;
         case 'start-failed':
             if (info.problem) {
                 return `sandy could not be started: ${info.problem.message}`;
@@ -68,7 +68,7 @@ export function approvalChangedProblem(gate: 'privileged' | 'dockerfile', record
         ? 'privileged keys whose values are not the ones you approved (.sandy/config or .sandy/.secrets'
         : 'a .sandy/ build context that is not the one you approved (a file in .sandy/';
     return {
-        message: `The IDE stopped this session: sandy approved ${what} changed between your approval and sandy's read).`,
+        message: `sandy approved ${what} changed between your approval and sandy's read).`,
         hint: `That approval was removed (${recordPath}); launch again to review the files as they are now.`
     };
 }

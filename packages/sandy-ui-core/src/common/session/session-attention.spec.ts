@@ -49,6 +49,7 @@ describe('session attention: needs you / working / idle / exited / failed (unit)
         expect(ended({ signal: 'SIGKILL' }), 'killed by someone').to.equal('failed');
         expect(ended({ endReason: 'start-failed', exitCode: 0 }), 'sandy --start exited 0 but nothing came up').to.equal('failed');
         expect(ended({ endReason: 'start-failed', exitCode: 127 })).to.equal('failed');
+        expect(ended({ endReason: 'approval-changed', exitCode: 0 }), 'the IDE stopped it: sandy approved what the user was not shown').to.equal('failed');
         expect(attentionOf({ status: 'exited', exitCode: 0, endedAt: 99 }, t.current, 100).since).to.equal(99);
     });
 

@@ -82,7 +82,8 @@ export function attentionOf(info: Pick<SessionInfo, 'status' | 'exitCode' | 'sig
     if (info.status === 'exited') {
         const asked = info.endReason === 'stopped' || info.endReason === 'agent-exited' || info.endReason === 'gone';
         const clean = !info.signal && (info.exitCode === 0 || (info.exitCode !== undefined && ASKED_TO_END.has(info.exitCode)));
-        const failed = info.endReason === 'start-failed' || (!asked && !clean);
+        // The IDE stopping a session itself (sandy approved what the user was not shown) is for the user to see.
+        const failed = info.endReason === 'start-failed' || info.endReason === 'approval-changed' || (!asked && !clean);
         return { state: failed ? 'failed' : 'exited', since: info.endedAt };
     }
     if (facts.waitingSince !== undefined) {

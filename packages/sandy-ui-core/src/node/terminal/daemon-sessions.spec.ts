@@ -262,7 +262,7 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         const w = world();
         const info = w.start();
         const start = w.last();
-        const cause = { endReason: 'approval-changed', problem: { message: 'The IDE stopped this session: …', hint: 'Launch again.' } } as const;
+        const cause = { endReason: 'approval-changed', problem: { message: 'sandy approved …', hint: 'Launch again.' } } as const;
         const stopping = w.supervisor.stop(info.id, cause);
         const byUser = w.supervisor.stop(info.id);
         await tick(5);
@@ -272,7 +272,15 @@ describe('PtySupervisor: daemon sessions (unit, scripted PTYs)', () => {
         expect(done.problem).to.deep.equal(cause.problem);
         expect(await byUser).to.include({ endReason: 'approval-changed' });
         expect(w.runs.map(r => r.args), 'stopped as any daemon session is (sandy --stop)').to.deep.equal([['--stop']]);
-        expect(describeExit(done)).to.equal('The IDE stopped this session: … Launch again.');
+        expect(describeExit(done)).to.equal('The IDE stopped this session: sandy approved … Launch again.');
+        // A stop that sandy refuses (5: the supervisor did not stop) keeps the cause in view while the session runs.
+        const held = w.start('/home/u/held');
+        w.last().exit(0);
+        await settled();
+        w.stopAnswers.push({ exitCode: 5, stdout: '', stderr: '[sandy] Daemon session did not stop within 15s (supervisor pid 1390).\n' });
+        const refused = await w.supervisor.stop(held.id, cause);
+        expect(refused.status).to.equal('running');
+        expect(refused.problem!.message).to.match(/^sandy approved … .*15 s/);
         // A session that the user stops is not given a cause.
         const plain = w.start('/home/u/other');
         w.last().exit(130);

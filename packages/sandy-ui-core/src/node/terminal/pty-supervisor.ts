@@ -632,7 +632,9 @@ export class PtySupervisor {
         } else {
             // 5: the supervisor did not stop within 15 s; 1: sandy's preflight (Docker down): still running.
             info.status = 'running';
-            info.problem = daemonStopProblem(result.exitCode, lastLine(stripAnsi(result.stderr || result.stdout)));
+            const problem = daemonStopProblem(result.exitCode, lastLine(stripAnsi(result.stderr || result.stdout)));
+            // Why the IDE wanted it stopped stays in view while it still runs.
+            info.problem = session.stopCause ? { message: `${session.stopCause.problem.message} ${problem.message}`, hint: problem.hint } : problem;
             this.fireChange(session);
         }
         return session.snapshot();
