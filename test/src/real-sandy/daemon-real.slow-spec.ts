@@ -41,7 +41,11 @@ describe('daemon sessions against a real sandy (SANDY_BIN + SANDY_STUB_DOCKER)',
         for (const d of ['home', 'ws', 'bin', 'tmp']) {
             fs.mkdirSync(path.join(base, d));
         }
-        fs.copyFileSync(STUB!, path.join(bin, 'docker'));
+        fs.copyFileSync(STUB!, path.join(bin, 'docker-stub'));
+        fs.chmodSync(path.join(bin, 'docker-stub'), 0o755);
+        // The stub, behind a wrapper that holds `docker info` (sandy's first docker call, before it reads
+        // any config) while the file slow-docker-info exists: a slow start, at a test's request.
+        fs.writeFileSync(path.join(bin, 'docker'), `#!/bin/bash\nif [ "$1" = info ] && [ -e '${base}/slow-docker-info' ]; then sleep 1.5; fi\nexec '${bin}/docker-stub' "$@"\n`);
         fs.chmodSync(path.join(bin, 'docker'), 0o755);
         fs.symlinkSync(path.resolve(SANDY!), path.join(bin, 'sandy'));
         ws = path.join(base, 'ws');
@@ -72,6 +76,44 @@ describe('daemon sessions against a real sandy (SANDY_BIN + SANDY_STUB_DOCKER)',
         return c;
     };
     const typed = () => fs.existsSync(path.join(base, 'typed.txt')) ? fs.readFileSync(path.join(base, 'typed.txt'), 'utf8') : '';
+
+    it('Attack (foreground): a key\'s value swapped after Approve and put back at sandy\'s prompt: sandy\'s record of what the user never saw is removed and the session stopped', async () => {
+        const c = await core();
+        await c.configure({ passEnv: ['STUB_STATE', 'STUB_RUN_EXEC', 'STUB_DOCKER_LOG', 'TMPDIR'], sessionMode: 'foreground' });
+        const keysWs = path.join(base, 'ws-keys');
+        const config = path.join(keysWs, '.sandy', 'config');
+        fs.mkdirSync(path.dirname(config), { recursive: true });
+        const shown = 'SANDY_ALLOW_HOSTS=gates.example.com\n';
+        fs.writeFileSync(config, shown);
+        const request = await c.preflight(keysWs);
+        expect(request!.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
+        fs.writeFileSync(path.join(base, 'slow-docker-info'), '');
+        let outcome;
+        try {
+            outcome = await c.launch({ workspace: keysWs, cols: 100, rows: 30, approvalToken: request!.token });
+            // While sandy waits on `docker info`: another value for the key the user approved.
+            fs.writeFileSync(config, 'SANDY_ALLOW_HOSTS=evil.example.com\n');
+        } finally {
+            fs.rmSync(path.join(base, 'slow-docker-info'));
+        }
+        expect(outcome.kind).to.equal('launched');
+        const id = (outcome as { session: { id: string } }).session.id;
+        // Put back the moment sandy asks (it shows the key's name only).
+        let screen = '';
+        let restored = false;
+        c.supervisor.onData(id)(data => {
+            screen += data;
+            if (!restored && screen.includes('Approve these keys for this workspace?')) {
+                fs.writeFileSync(config, shown);
+                restored = true;
+            }
+        });
+        const ended = await poll(() => c.supervisor.get(id)?.status === 'exited' && c.supervisor.get(id), { timeout: 60_000, message: 'the session to be stopped' });
+        expect(screen, 'the tab answered sandy (its re-check saw the approved file)').to.match(/Approve these keys for this workspace\? \[y\/N\] y/);
+        expect(ended).to.include({ endReason: 'approval-changed' });
+        expect(fs.readdirSync(path.join(env.HOME, '.sandy', 'approvals')), 'sandy\'s record of the swapped value is removed').to.deep.equal([]);
+        expect((await c.preflight(keysWs))?.lines.map(l => l.text), 'the next launch asks again').to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
+    });
 
     it('starts, attaches, survives the IDE process, is taken by another terminal and back, and stops clean', async () => {
         const first = await core();
