@@ -337,16 +337,26 @@ function pair(sandboxes: readonly Sandbox[], projects: readonly UiProject[]): Pa
             fresh.push(project);
         }
     }
-    return [
-        ...sandboxes.map(sandbox => ({ sandbox, project: projectFor.get(sandbox.name) })),
-        ...fresh.map(project => ({ project }))
-    ];
+    // A project without a sandbox yet sits where its sandbox will be listed (sandy lists them in its
+    // locale's collation; Intl's stands in for it), so its first launch does not move its row from the
+    // end of the list to that place under the user's pointer.
+    const rows: Pairing[] = sandboxes.map(sandbox => ({ sandbox, project: projectFor.get(sandbox.name) }));
+    const names = new Map(fresh.map(project => [project, sandboxNameForWorkspace(normalizePath(project.workspacePath))]));
+    for (const project of [...fresh].sort((a, b) => SANDBOX_ORDER.compare(names.get(a)!, names.get(b)!))) {
+        const name = names.get(project)!;
+        const before = rows.findIndex(r => SANDBOX_ORDER.compare(r.sandbox?.name ?? names.get(r.project!)!, name) > 0);
+        rows.splice(before < 0 ? rows.length : before, 0, { project });
+    }
+    return rows;
 }
+
+/** Stands in for the collation sandy lists its sandboxes in (a shell glob in the user's locale). */
+const SANDBOX_ORDER = new Intl.Collator();
 
 /**
  * Joins `--print-state` (sandboxes, running containers by their `sandbox` field, approvals by hash
  * prefix) with the UI's projects, sessions and metadata. Order: sandy's sandbox order (locale collation),
- * then fresh projects in the order they were added.
+ * a project without a sandbox yet where its sandbox will be listed.
  */
 export function deriveProjects(input: DeriveProjectsInput): DerivedProject[] {
     const sandboxes = input.state?.sandboxes ?? [];

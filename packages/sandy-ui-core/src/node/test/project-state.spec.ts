@@ -209,7 +209,7 @@ describe('project-state (unit)', () => {
     });
 
     describe('UI projects', () => {
-        it('joins by path when the name does not match, adds fresh projects after sandy\'s sandboxes', () => {
+        it('joins by path when the name does not match; a fresh project sits where its sandbox will be listed', () => {
             const projects = deriveProjects({
                 ...base, state: state('41-print-state-full-populated'), home: '<WS>',
                 projects: [{ workspacePath: '<WS>/ws-alpha/' }, { workspacePath: '<WS>/new-one', label: 'New one' }, { workspacePath: '<WS>/new-one' }]
@@ -217,13 +217,32 @@ describe('project-state (unit)', () => {
             expect(projects).to.have.length(8);
             const alpha = projects.find(p => p.name === 'ws-alpha-8163f30e')!;
             expect(alpha).to.deep.include({ inProjectList: true, workspacePath: '<WS>/ws-alpha' });
-            const fresh = projects[7];
+            // new-one-… sorts before oldproject-0badc0de, the first of sandy's sandboxes.
+            const fresh = projects[0];
             expect(fresh).to.deep.include({
                 state: 'fresh', inProjectList: true, sandboxName: undefined, sandboxPath: undefined, displayName: 'New one',
                 displayPath: '~/new-one', name: sandboxNameForWorkspace('<WS>/new-one'), approved: false, lockHeld: false
             });
             expect(fresh.key).to.equal(fresh.name);
             expect(projects.filter(p => p.name !== alpha.name && p.state !== 'fresh').every(p => !p.inProjectList)).to.equal(true);
+        });
+
+        it('a project\'s first launch does not move its row: sandy lists its new sandbox where the project already was', () => {
+            const populated = state('41-print-state-full-populated');
+            const paths = ['<WS>/ws-bravo', '<WS>/zulu', '<WS>/aardvark'];
+            const projects = paths.map(workspacePath => ({ workspacePath }));
+            const before = deriveProjects({ ...base, state: populated, home: '<WS>', projects }).map(p => p.key);
+            expect(before.slice(0, 2), 'aardvark first, before oldproject').to.deep.equal([sandboxNameForWorkspace('<WS>/aardvark'), 'oldproject-0badc0de']);
+            expect(before[before.indexOf('ws-delta-d171e5a3') - 1], 'ws-bravo between ws-beta and ws-delta').to.equal(sandboxNameForWorkspace('<WS>/ws-bravo'));
+            expect(before[before.length - 1]).to.equal(sandboxNameForWorkspace('<WS>/zulu'));
+            // Each launched in turn: sandy now lists its sandbox, in its (glob) order.
+            let sandboxes = [...populated.sandboxes];
+            for (const path of paths) {
+                sandboxes = [...sandboxes, { ...populated.sandboxes[1], name: sandboxNameForWorkspace(path), workspace_path: path }]
+                    .sort((a, b) => a.name.localeCompare(b.name));
+                const after = deriveProjects({ ...base, state: { ...populated, sandboxes }, home: '<WS>', projects }).map(p => p.key);
+                expect(after, `after ${path}'s first launch`).to.deep.equal(before);
+            }
         });
 
         it('a live session on a fresh project → running; an unlisted session still shows', () => {
