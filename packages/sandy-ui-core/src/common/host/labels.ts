@@ -64,11 +64,11 @@ export function describeExit(info: Pick<SessionInfo, 'exitCode' | 'signal' | 'st
  * (node/service/approvals.ts).
  */
 export function approvalChangedProblem(gate: 'privileged' | 'dockerfile', recordPath: string): { message: string; hint: string } {
-    const what = gate === 'privileged'
-        ? 'privileged keys whose values are not the ones you approved (.sandy/config or .sandy/.secrets'
-        : 'a .sandy/ build context that is not the one you approved (a file in .sandy/';
+    const [what, changed] = gate === 'privileged'
+        ? ['privileged keys whose values are not the ones you approved', '.sandy/config or .sandy/.secrets']
+        : ['a .sandy/ build context that is not the one you approved', 'a file in .sandy/'];
     return {
-        message: `sandy approved ${what} changed between your approval and sandy's read).`,
+        message: `sandy approved ${what} (${changed} changed between your approval and sandy's read).`,
         hint: `That approval was removed (${recordPath}); launch again to review the files as they are now.`
     };
 }

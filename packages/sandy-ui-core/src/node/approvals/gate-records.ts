@@ -10,7 +10,7 @@
 import { spawn } from 'child_process';
 import { approvalSetLines } from '../../common/config/preflight';
 import { GateKind, PendingGates } from '../../common/approvals/launch-gates';
-import { readConfigFile } from '../config/config-io';
+import { readSandyRecord } from './launch-gates';
 import { sha256Hex } from './preflight';
 
 /** The gates whose record carries a hash of what sandy read. */
@@ -101,16 +101,6 @@ export function sortAsSandy(env: Record<string, string>): SandySort {
     });
 }
 
-/** A record file's text, through the one bounded reader (a symlink or an oversized file is no record). */
-export async function readGateRecord(file: string, sandyHome: string): Promise<string | undefined> {
-    try {
-        const read = await readConfigFile(file, { root: sandyHome });
-        return read.exists ? read.text : undefined;
-    } catch {
-        return undefined;
-    }
-}
-
 export type RecordCheck = 'approved' | 'other' | 'unwritten';
 
 /**
@@ -133,7 +123,7 @@ export async function checkGateRecord(options: {
     const before = recordedHash(options.before);
     for (;;) {
         const ended = options.ended?.() ?? false;
-        const hash = recordedHash(await readGateRecord(options.file, options.sandyHome));
+        const hash = recordedHash(await readSandyRecord(options.file, options.sandyHome));
         if (hash && hash !== before) {
             return options.matches(hash) ? 'approved' : 'other';
         }

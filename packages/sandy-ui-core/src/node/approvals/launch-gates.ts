@@ -99,8 +99,8 @@ export function dockerfileApprovalPath(sandyHome: string, workspace: string): st
     return `${sandyHome}/approvals/dockerfile-${sha256(workspace).slice(0, 16)}.list`;
 }
 
-/** A file of sandy's under `$SANDY_HOME`, through the one bounded reader; undefined when absent or refused. */
-async function sandyRecord(file: string, sandyHome: string): Promise<string | undefined> {
+/** A file of sandy's under `$SANDY_HOME`, through the one bounded reader; undefined when absent or refused (a symlink, an oversized file). */
+export async function readSandyRecord(file: string, sandyHome: string): Promise<string | undefined> {
     try {
         const read = await readConfigFile(file, { root: sandyHome });
         return read.exists ? read.text : undefined;
@@ -128,7 +128,7 @@ export async function dockerfileGate(workspace: string, sandyHome: string, previ
     const text = read.text;
     const { hash, files, unhashed } = await sandyContextHash(sandyDir);
     const approvalFilePath = dockerfileApprovalPath(sandyHome, workspace);
-    const approvedHash = (await sandyRecord(approvalFilePath, sandyHome))?.split('\n')[0];
+    const approvedHash = (await readSandyRecord(approvalFilePath, sandyHome))?.split('\n')[0];
     if (approvedHash === hash) {
         return undefined;
     }
@@ -238,7 +238,7 @@ export async function symlinkGate(workspace: string, home: string, sandyHome: st
     }
     const unique = [...new Set(entries)].sort(compareBytes);
     const approvedListPath = symlinkApprovalPath(sandyHome, workspace);
-    const approvedText = await sandyRecord(approvedListPath, sandyHome);
+    const approvedText = await readSandyRecord(approvedListPath, sandyHome);
     if (approvedText !== undefined) {
         const approved = new Set(approvedText.split('\n').filter(Boolean));
         const added = unique.filter(e => !approved.has(e));

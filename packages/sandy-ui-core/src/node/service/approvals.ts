@@ -5,9 +5,9 @@ import { ApprovalRequest } from '../../common/approvals/approval-model';
 import { GateKind, PendingGates } from '../../common/approvals/launch-gates';
 import { approvalFilePathFor, PreflightReport } from '../../common/config/preflight';
 import { sha256Hex, valueHashesFor, workspaceHash16 } from '../approvals/preflight';
-import { dockerfileApprovalPath, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
+import { dockerfileApprovalPath, readSandyRecord, sandyContextHash, symlinkApprovalPath, symlinkGate } from '../approvals/launch-gates';
 import { GateResponder } from '../approvals/gate-responder';
-import { approvedRecordHashes, checkGateRecord, isRecordedGate, readGateRecord, RecordedGate, sortAsSandy } from '../approvals/gate-records';
+import { approvedRecordHashes, checkGateRecord, isRecordedGate, RecordedGate, sortAsSandy } from '../approvals/gate-records';
 import { approvalChangedProblem } from '../../common/host/labels';
 import { StopCause } from '../../common/session/session-types';
 import { analyzeLaunch, LaunchAnalysis } from '../approvals/launch-analysis';
@@ -135,7 +135,7 @@ export class LaunchApprovals {
             recheck: async gate => {
                 const same = await this.gateUnchanged(workspace, approved, gate);
                 if (same && isRecordedGate(gate)) {
-                    recordBefore.set(gate, await readGateRecord(this.gateRecordPath(gate, workspace), this.discovery.launchSandyHome));
+                    recordBefore.set(gate, await readSandyRecord(this.gateRecordPath(gate, workspace), this.discovery.launchSandyHome));
                 }
                 return same;
             },
