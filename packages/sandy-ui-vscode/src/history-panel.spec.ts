@@ -36,10 +36,10 @@ describe('VS Code plugin: the history viewer draws with the user\'s terminal fon
         const appearances = () => panel.posted.filter(m => (m as { type: string }).type === 'appearance');
         expect(appearances(), 'nothing before the page is ready').to.deep.equal([]);
         panel.fromPage.fire({ type: 'ready' });
-        expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 18 }]);
+        expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 18, gpuAcceleration: 'auto' }]);
 
         changeSettings({ 'terminal.integrated.fontSize': 22, 'terminal.integrated.fontFamily': 'evil; } .xterm-rows { font-size: 3px } .x {' });
-        expect(appearances().slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 22 }]);
+        expect(appearances().slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'block', fontSize: 22, gpuAcceleration: 'auto' }]);
         changeSettings({ 'editor.fontSize': 30 });
         expect(appearances(), 'another setting: nothing sent').to.have.length(2);
         changeSettings({ 'terminal.integrated.fontFamily': 'evil; } .x { color: red' });

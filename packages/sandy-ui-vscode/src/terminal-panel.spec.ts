@@ -124,9 +124,9 @@ describe('VS Code plugin: a sandy terminal tab shows agent output as text (unit)
         panel.posted.length = 0;
         // A reloaded page: it says hello, and is sent the appearance again although nothing changed.
         fromPage({ type: 'hello' });
-        expect(panel.posted).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'block', fontSize: 18 }]);
+        expect(panel.posted).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'block', fontSize: 18, gpuAcceleration: 'auto' }]);
         changeSettings({ 'terminal.integrated.cursorStyle': 'line' });
-        expect(panel.posted.slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'bar', fontSize: 18 }]);
+        expect(panel.posted.slice(1)).to.deep.equal([{ type: 'appearance', cursorBlink: true, cursorStyle: 'bar', fontSize: 18, gpuAcceleration: 'auto' }]);
         changeSettings({ 'editor.fontSize': 30, 'terminal.integrated.cursorStyle': 'line' });
         expect(panel.posted, 'nothing new: not sent again').to.have.length(2);
         // The page's settings message off its schema is refused by the page's messenger (zod), e.g. CSS as a family;
@@ -279,7 +279,7 @@ describe('VS Code plugin: a sandy terminal tab is core\'s TerminalSession over t
         const appearances = () => panel.posted.filter(m => (m as { type: string }).type === 'appearance');
         expect(appearances(), 'none before the page listens').to.deep.equal([]);
         panel.fromPage.fire({ type: 'hello' });
-        expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'underline', fontSize: 18 }]);
+        expect(appearances()).to.deep.equal([{ type: 'appearance', cursorBlink: false, cursorStyle: 'underline', fontSize: 18, gpuAcceleration: 'auto' }]);
         await settle();
         expect(calls, 'no launch before the page measured itself with that font').to.deep.equal([]);
         panel.fromPage.fire({ type: 'ready', cols: 70, rows: 20 });

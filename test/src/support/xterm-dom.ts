@@ -35,3 +35,37 @@ export function readXtermAppearance(root: Element): XtermAppearance {
         cursor: cursor ? Array.from(cursor.classList).filter(c => c !== 'xterm-cursor').sort() : []
     };
 }
+
+/** Which renderer the sandy view under `root` draws with, as it says (`data-sandy-renderer`), and what is in its screen. */
+export interface XtermRenderer {
+    said: string | undefined;
+    /** WebGL canvases in xterm's screen (the WebGL renderer draws the cells in one). */
+    canvases: number;
+    /** Whether the DOM renderer's rows exist. */
+    domRows: boolean;
+}
+
+export function readXtermRenderer(root: Element): XtermRenderer {
+    const view = root.querySelector<HTMLElement>('[data-sandy-renderer]') ?? (root instanceof HTMLElement && root.dataset.sandyRenderer ? root : undefined);
+    return {
+        said: view?.dataset.sandyRenderer,
+        canvases: root.querySelectorAll('.xterm-screen canvas').length,
+        domRows: root.querySelector('.xterm-rows') !== null
+    };
+}
+
+/**
+ * The GPU is lost, as when its process crashes or a driver resets: the WebGL context of the canvas xterm draws
+ * in is lost (`WEBGL_lose_context`) and never restored. Returns whether there was such a context to lose.
+ */
+export function loseXtermWebglContext(root: Element): boolean {
+    for (const canvas of Array.from(root.querySelectorAll<HTMLCanvasElement>('.xterm-screen canvas'))) {
+        const gl = canvas.getContext('webgl2');
+        const lose = gl?.getExtension('WEBGL_lose_context');
+        if (lose) {
+            lose.loseContext();
+            return true;
+        }
+    }
+    return false;
+}

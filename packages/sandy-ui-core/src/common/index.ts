@@ -70,5 +70,6 @@ export * from './onboarding/wizard-controller';
 export * from './onboarding/wizard-labels';
 export * from './terminal/ide-keys';
 export * from './terminal/terminal-appearance';
+export * from './terminal/terminal-renderer';
 export * from './maintenance/fleet';
 export * from './session/headless';

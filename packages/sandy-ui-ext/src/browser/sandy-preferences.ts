@@ -1,5 +1,5 @@
 import { interfaces } from '@theia/core/shared/inversify';
-import { SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/common';
+import { GPU_ACCELERATION_SETTING, SANDY_PREFERENCE_PROPERTIES } from '@sandy-ui/core/common';
 import { PreferenceContribution, PreferenceDataProperty, PreferenceSchema, PreferenceScope } from '@theia/core/lib/common/preferences';
 
 /**
@@ -10,7 +10,8 @@ import { PreferenceContribution, PreferenceDataProperty, PreferenceSchema, Prefe
  * value sandy gets is read through core's rule (SandyStateService), never through a preference proxy.
  */
 export const sandyPreferenceSchema: PreferenceSchema = {
-    properties: Object.fromEntries(Object.entries(SANDY_PREFERENCE_PROPERTIES).map(([key, property]) => {
+    // Theia has no `terminal.integrated.gpuAcceleration` (its terminal always uses WebGL); the sandy tab reads it as VS Code's does.
+    properties: Object.fromEntries(Object.entries({ ...SANDY_PREFERENCE_PROPERTIES, [GPU_ACCELERATION_SETTING.key]: GPU_ACCELERATION_SETTING.property }).map(([key, property]) => {
         // A copy, because Theia annotates schema objects.
         const { scope, ...rest } = JSON.parse(JSON.stringify(property)) as PreferenceDataProperty & { scope?: string };
         return [key, scope === 'application' || scope === 'machine' ? { ...rest, scope: PreferenceScope.User } : rest];

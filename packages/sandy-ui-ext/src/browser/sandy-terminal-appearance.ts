@@ -1,6 +1,6 @@
 import { injectable, postConstruct, inject } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core';
-import { PreferenceService } from '@theia/core/lib/common/preferences';
+import { PreferenceProviderProvider, PreferenceScope, PreferenceService } from '@theia/core/lib/common/preferences';
 import { sameTerminalAppearance, terminalAppearance, TERMINAL_APPEARANCE_SETTINGS } from '@sandy-ui/core/common';
 import type { TerminalAppearance } from '@sandy-ui/core/common';
 
@@ -8,6 +8,7 @@ import type { TerminalAppearance } from '@sandy-ui/core/common';
 @injectable()
 export class SandyTerminalAppearance {
     @inject(PreferenceService) protected readonly preferences: PreferenceService;
+    @inject(PreferenceProviderProvider) protected readonly providers: PreferenceProviderProvider;
     protected readonly onDidChangeEmitter = new Emitter<TerminalAppearance>();
     readonly onDidChange = this.onDidChangeEmitter.event;
     protected current: TerminalAppearance | undefined;
@@ -17,6 +18,14 @@ export class SandyTerminalAppearance {
         const settings: readonly string[] = TERMINAL_APPEARANCE_SETTINGS;
         this.preferences.onPreferenceChanged(e => {
             if (settings.includes(e.preferenceName)) {
+                this.update();
+            }
+        });
+        // Theia emits no change of a setting that a workspace file sets too (the workspace's value wins there), but
+        // for the user-only ones (core's terminal-appearance.ts) the user's value is the one that counts: the user
+        // file's own changes are listened to as well, or turning one on would be missed in such a workspace.
+        this.providers(PreferenceScope.User)?.onDidPreferencesChanged(changes => {
+            if (Object.keys(changes).some(name => settings.includes(name))) {
                 this.update();
             }
         });

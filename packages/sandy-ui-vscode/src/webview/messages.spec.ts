@@ -48,11 +48,11 @@ describe('webview messages are validated on the host (unit)', () => {
     });
 
     it('the terminal and history viewer pages take an appearance only as core reads one: no CSS for a family, sizes in range, nothing more', () => {
-        const good = { type: 'appearance', cursorBlink: false, cursorStyle: 'bar', fontSize: 17, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 };
+        const good = { type: 'appearance', cursorBlink: false, cursorStyle: 'bar', fontSize: 17, fontFamily: '"Fira Code", monospace', lineHeight: 1.2, gpuAcceleration: 'auto' };
         const refused = [
             { ...good, fontFamily: 'evil; } .xterm-rows { font-size: 3px } .x {' }, { ...good, fontFamily: '"a\\" } *{}' },
             { ...good, fontSize: 1000 }, { ...good, fontSize: Number.NaN }, { ...good, lineHeight: 0.5 }, { ...good, cursorStyle: 'line' },
-            { ...good, css: '* { display: none }' }, { type: 'appearance', fontSize: 17 }
+            { ...good, gpuAcceleration: 'canvas' }, { ...good, gpuAcceleration: undefined }, { ...good, css: '* { display: none }' }, { type: 'appearance', fontSize: 17 }
         ];
         for (const schema of [messageSchema(terminalToView), messageSchema(historyViewerToView)] as ZodTypeAny[]) {
             expect(validate(schema, good)).to.deep.include({ ok: true });

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { readXtermAppearance, readXtermGeometry } from '@sandy-ui/test/lib/support/xterm-dom';
+import { loseXtermWebglContext, readXtermAppearance, readXtermGeometry, readXtermRenderer } from '@sandy-ui/test/lib/support/xterm-dom';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -145,6 +145,46 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         expect(after.fontSize, 'the user\'s font size, not the workspace\'s').to.equal('20px');
         expect(after.fontFamily).to.not.contain('evil');
         expect(await geometry(terminal)).to.deep.equal(bigger);
+    });
+
+    it('the tab draws with the DOM on a software WebGL (auto), not WebGL from a workspace, WebGL when the user turns it on, the DOM again when the GPU is lost', async () => {
+        // This Chromium runs with --disable-gpu: its WebGL 2 is SwiftShader, where WebGL draws slower than the DOM.
+        let terminal = await bench.visibleWebview('terminal', 30_000);
+        expect(await terminal.locator('body').evaluate(readXtermRenderer)).to.deep.equal({ said: 'dom', canvases: 0, domRows: true });
+
+        // The attack: the repository's settings ask for WebGL; the cursor style in the same file shows VS Code read it.
+        const workspace = world.workspace(NAME);
+        await editSettingsJson('Preferences: Open Workspace Settings (JSON)', path.join(workspace, '.vscode', 'settings.json'), {
+            'terminal.integrated.gpuAcceleration': 'on', 'terminal.integrated.cursorStyle': 'block'
+        });
+        await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
+        terminal = await bench.visibleWebview('terminal', 30_000);
+        await terminal.locator('.xterm-helper-textarea').focus();
+        await poll(async () => (await appearance(terminal)).cursor.some(c => c.endsWith('-block')), { message: 'the workspace\'s cursor style to be read', timeout: 30_000 });
+        expect((await terminal.locator('body').evaluate(readXtermRenderer)).said, 'a workspace\'s gpuAcceleration').to.equal('dom');
+
+        // The user turns it on.
+        await typeInTerminal(page, terminal, 'echo before-webgl');
+        await poll(async () => /^before-webgl$/m.test(await terminalText(terminal)), { message: 'the echo before WebGL' });
+        const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
+        const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        await editSettingsJson('Preferences: Open User Settings (JSON)', settingsFile, { ...settings, 'terminal.integrated.gpuAcceleration': 'on' });
+        await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
+        terminal = await bench.visibleWebview('terminal', 30_000);
+        const webgl = await poll(async () => {
+            const r = await terminal.locator('body').evaluate(readXtermRenderer);
+            return r.said === 'webgl' ? r : undefined;
+        }, { message: 'the tab to draw with WebGL', timeout: 30_000 });
+        expect(webgl.canvases).to.be.greaterThan(0);
+        expect(webgl.domRows).to.equal(false);
+
+        // The GPU is lost for good: after xterm's 3 s wait for it, the DOM draws the whole screen again.
+        expect(await terminal.locator('body').evaluate(loseXtermWebglContext)).to.equal(true);
+        await poll(async () => (await terminal.locator('body').evaluate(readXtermRenderer)).said === 'dom' ? true : undefined, { message: 'the tab to fall back to the DOM', timeout: 30_000 });
+        expect(await terminal.locator('body').evaluate(readXtermRenderer)).to.deep.equal({ said: 'dom', canvases: 0, domRows: true });
+        expect(await terminalText(terminal)).to.match(/^before-webgl$/m);
+        await typeInTerminal(page, terminal, 'echo after-loss');
+        await poll(async () => /^after-loss$/m.test(await terminalText(terminal)), { message: 'the echo after the loss' });
     });
 
     /** Replaces a settings file's text in VS Code's JSON editor (pasted, so no auto-closing brackets), saves it, and waits for the file. */

@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { PageContext } from './theia-widgets';
-import { readXtermAppearance, readXtermGeometry } from '../../support/xterm-dom';
-import type { XtermAppearance } from '../../support/xterm-dom';
+import { loseXtermWebglContext, readXtermAppearance, readXtermGeometry, readXtermRenderer } from '../../support/xterm-dom';
+import type { XtermAppearance, XtermRenderer } from '../../support/xterm-dom';
 
 export interface TerminalSize {
     rows: number;
@@ -79,6 +79,16 @@ export class SandyTerminal {
     /** How xterm draws: the rows' font and the cursor's classes. */
     async appearance(): Promise<XtermAppearance> {
         return this.widget.evaluate(readXtermAppearance);
+    }
+
+    /** Which renderer draws the tab (WebGL or the DOM). */
+    async renderer(): Promise<XtermRenderer> {
+        return this.widget.evaluate(readXtermRenderer);
+    }
+
+    /** Loses the WebGL context the tab draws in (a GPU reset); false when it has none. */
+    async loseWebglContext(): Promise<boolean> {
+        return this.widget.evaluate(loseXtermWebglContext);
     }
 
     /** Asks the session (`size`) for its PTY size; a fresh marker tells this answer from earlier ones. */

@@ -2,6 +2,9 @@ import { Terminal, ITerminalOptions, ITheme } from '@xterm/xterm';
 import { ideKeyChords, isIdeKey, KeyChord } from '../../common/terminal/ide-keys';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
+import { chooseTerminalRenderer, GpuAcceleration, TerminalRenderer } from '../../common/terminal/terminal-renderer';
+import { noteWebglLost, probeWebgl, webglLostInPage } from './webgl-probe';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
 import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance, terminalFont } from '../../common/terminal/terminal-appearance';
@@ -81,6 +84,9 @@ export class SandyTerminalView {
     protected floodUntil = -Infinity;
     /** When output was last handed to xterm. */
     protected writtenAt = -Infinity;
+    /** xterm's WebGL renderer while it draws (common/terminal/terminal-renderer.ts); undefined: its DOM renderer. */
+    protected webgl: WebglAddon | undefined;
+    protected gpuAcceleration: GpuAcceleration;
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, protected readonly options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -124,6 +130,8 @@ export class SandyTerminalView {
         this.disposables.push(this.term.onData(data => this.transport?.write(data)));
         this.disposables.push(this.term.onBinary(data => this.transport?.write(data)));
         this.term.open(container);
+        this.gpuAcceleration = (options.appearance ?? DEFAULT_TERMINAL_APPEARANCE).gpuAcceleration;
+        this.applyRenderer();
         this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
         this.resizeObserver.observe(container);
     }
@@ -286,10 +294,56 @@ export class SandyTerminalView {
         for (const key of changed) {
             current[key] = next[key];
         }
+        if (appearance.gpuAcceleration !== this.gpuAcceleration) {
+            this.gpuAcceleration = appearance.gpuAcceleration;
+            this.applyRenderer();
+        }
         if (changed.some(key => key === 'fontSize' || key === 'fontFamily' || key === 'lineHeight')) {
             // At once: a host that sends the appearance as the view says it is ready launches at the size fitted now.
             this.fitNow(true);
         }
+    }
+
+    /** The renderer drawing now (also the container's `data-sandy-renderer`). */
+    get renderer(): TerminalRenderer {
+        return this.webgl ? 'webgl' : 'dom';
+    }
+
+    /**
+     * WebGL or the DOM, as the user's `terminal.integrated.gpuAcceleration` and the page's GPU decide. A WebGL
+     * renderer that cannot start, or whose context is lost, gives way to the DOM renderer (xterm draws the
+     * same cells with it at once), and `auto` keeps the DOM in this page from then on.
+     */
+    protected applyRenderer(): void {
+        const wanted = chooseTerminalRenderer(this.gpuAcceleration, probeWebgl, webglLostInPage());
+        if (wanted === 'webgl' && !this.webgl) {
+            try {
+                const addon = new WebglAddon();
+                this.term.loadAddon(addon);
+                this.webgl = addon;
+                addon.onContextLoss(() => {
+                    noteWebglLost();
+                    this.dropWebgl();
+                });
+            } catch {
+                // The DOM renderer draws on (it never stopped); `auto` stays with it in this page.
+                noteWebglLost();
+            }
+        } else if (wanted === 'dom') {
+            this.dropWebgl();
+        }
+        this.container.dataset.sandyRenderer = this.renderer;
+    }
+
+    protected dropWebgl(): void {
+        const addon = this.webgl;
+        this.webgl = undefined;
+        try {
+            addon?.dispose();
+        } catch {
+            // Gone with its context either way.
+        }
+        this.container.dataset.sandyRenderer = this.renderer;
     }
 
     protected appearanceOptions(a: TerminalAppearance): Required<Pick<ITerminalOptions, 'cursorBlink' | 'cursorStyle' | 'fontSize' | 'fontFamily' | 'lineHeight'>> {
@@ -346,6 +400,7 @@ export class SandyTerminalView {
         for (const d of this.disposables) {
             d.dispose();
         }
+        this.dropWebgl();
         this.term.dispose();
     }
 }

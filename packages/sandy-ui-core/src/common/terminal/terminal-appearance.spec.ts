@@ -18,8 +18,9 @@ describe('terminal appearance (the host\'s terminal.integrated.* settings)', () 
             'terminal.integrated.cursorStyle': 'line',
             'terminal.integrated.fontSize': 17,
             'terminal.integrated.fontFamily': ' "Fira Code", monospace ',
-            'terminal.integrated.lineHeight': 1.2
-        })).to.deep.equal({ cursorBlink: true, cursorStyle: 'bar', fontSize: 17, fontFamily: '"Fira Code", monospace', lineHeight: 1.2 });
+            'terminal.integrated.lineHeight': 1.2,
+            'terminal.integrated.gpuAcceleration': 'off'
+        })).to.deep.equal({ cursorBlink: true, cursorStyle: 'bar', fontSize: 17, fontFamily: '"Fira Code", monospace', lineHeight: 1.2, gpuAcceleration: 'off' });
         expect(read({ 'terminal.integrated.cursorStyle': 'underline' }).cursorStyle).to.equal('underline');
     });
 
@@ -89,6 +90,17 @@ describe('terminal appearance (the host\'s terminal.integrated.* settings)', () 
         expect(appearance.lineHeight, 'the default 1, not the workspace\'s 3').to.equal(1);
         expect(appearance.cursorBlink, 'the cursor is the workspace\'s to set, as for the host\'s terminal').to.equal(true);
         expect(terminalAppearance(() => ({ defaultValue: 14, globalValue: 5 })).fontSize, 'the user\'s out-of-range value: the default').to.equal(14);
+    });
+
+    it('the renderer is the user\'s: a workspace\'s "on" (WebGL forced onto a software rasterizer) is ignored; anything but auto/on/off is unset', () => {
+        const inspect = (gpu: Record<string, unknown>) => terminalAppearance(key => key === 'terminal.integrated.gpuAcceleration' ? gpu : undefined).gpuAcceleration;
+        expect(inspect({ defaultValue: 'auto', workspaceValue: 'on', workspaceFolderValue: 'on' })).to.equal('auto');
+        expect(inspect({ defaultValue: 'auto', globalValue: 'on', workspaceValue: 'off' })).to.equal('on');
+        expect(inspect({ globalValue: 'off' })).to.equal('off');
+        for (const hostile of ['canvas', 'ON', true, 1, { toString: () => 'on' }, ['on']]) {
+            expect(inspect({ globalValue: hostile }), String(hostile)).to.equal('auto');
+        }
+        expect(sameTerminalAppearance(read({}), read({ 'terminal.integrated.gpuAcceleration': 'on' }))).to.equal(false);
     });
 
     it('compares by value (hosts send or apply a change only when there is one)', () => {

@@ -10,6 +10,7 @@
  * terminal or CSS in the page.
  */
 import type { SettingInspection } from '../host/host-settings';
+import { GPU_ACCELERATION_VALUES, GpuAcceleration } from './terminal-renderer';
 
 export type TerminalCursorStyle = 'block' | 'underline' | 'bar';
 
@@ -26,6 +27,8 @@ export interface TerminalAppearance {
     fontFamily?: string;
     /** A multiple of the font size. */
     lineHeight?: number;
+    /** Whether the view draws with WebGL (terminal-renderer.ts). */
+    gpuAcceleration: GpuAcceleration;
 }
 
 /** The settings read, in both hosts. */
@@ -34,12 +37,13 @@ export const TERMINAL_APPEARANCE_SETTINGS = [
     'terminal.integrated.cursorStyle',
     'terminal.integrated.fontSize',
     'terminal.integrated.fontFamily',
-    'terminal.integrated.lineHeight'
+    'terminal.integrated.lineHeight',
+    'terminal.integrated.gpuAcceleration'
 ] as const;
 
 export type TerminalAppearanceSetting = typeof TERMINAL_APPEARANCE_SETTINGS[number];
 
-export const DEFAULT_TERMINAL_APPEARANCE: TerminalAppearance = { cursorBlink: false, cursorStyle: 'block' };
+export const DEFAULT_TERMINAL_APPEARANCE: TerminalAppearance = { cursorBlink: false, cursorStyle: 'block', gpuAcceleration: 'auto' };
 
 /** Bounds of what is drawn: the host's own schema minimums, and maximums no one needs to exceed. */
 export const TERMINAL_FONT_SIZE_RANGE = { min: 6, max: 100 } as const;
@@ -108,15 +112,18 @@ const CHECKS = {
     'terminal.integrated.cursorStyle': (v: unknown): TerminalCursorStyle | undefined => v === 'block' || v === 'underline' ? v : v === 'line' || v === 'bar' ? 'bar' : undefined,
     'terminal.integrated.fontSize': inRange(TERMINAL_FONT_SIZE_RANGE),
     'terminal.integrated.fontFamily': (v: unknown) => typeof v === 'string' && isFontFamilyList(v) ? v.trim() : undefined,
-    'terminal.integrated.lineHeight': inRange(TERMINAL_LINE_HEIGHT_RANGE)
+    'terminal.integrated.lineHeight': inRange(TERMINAL_LINE_HEIGHT_RANGE),
+    'terminal.integrated.gpuAcceleration': (v: unknown): GpuAcceleration | undefined => GPU_ACCELERATION_VALUES.find(g => g === v)
 } satisfies Record<TerminalAppearanceSetting, (value: unknown) => unknown>;
 
 /**
  * Settings that decide how many rows and columns the agent gets: a workspace value of these does not count
  * (a font 100 px high in a repository's settings would leave the agent two rows in every sandy tab of the
- * window); only the user's and the host's default do, as for sandy's host-controlled settings.
+ * window); only the user's and the host's default do, as for sandy's host-controlled settings. The renderer
+ * is the user's too: it is about their machine's GPU, not the repository (one that forced WebGL onto a
+ * software rasterizer would slow every sandy tab of the window).
  */
-const USER_ONLY: readonly TerminalAppearanceSetting[] = ['terminal.integrated.fontSize', 'terminal.integrated.lineHeight'];
+const USER_ONLY: readonly TerminalAppearanceSetting[] = ['terminal.integrated.fontSize', 'terminal.integrated.lineHeight', 'terminal.integrated.gpuAcceleration'];
 
 /**
  * The appearance from the host's settings: `inspect` gives a setting's value in each scope (both hosts'
@@ -139,7 +146,8 @@ export function terminalAppearance(inspect: (key: TerminalAppearanceSetting) => 
     };
     const appearance: TerminalAppearance = {
         cursorBlink: value('terminal.integrated.cursorBlinking') ?? DEFAULT_TERMINAL_APPEARANCE.cursorBlink,
-        cursorStyle: value('terminal.integrated.cursorStyle') ?? DEFAULT_TERMINAL_APPEARANCE.cursorStyle
+        cursorStyle: value('terminal.integrated.cursorStyle') ?? DEFAULT_TERMINAL_APPEARANCE.cursorStyle,
+        gpuAcceleration: value('terminal.integrated.gpuAcceleration') ?? DEFAULT_TERMINAL_APPEARANCE.gpuAcceleration
     };
     const fontSize = value('terminal.integrated.fontSize');
     const fontFamily = value('terminal.integrated.fontFamily');
@@ -159,5 +167,5 @@ export function terminalAppearance(inspect: (key: TerminalAppearanceSetting) => 
 /** Whether a change of settings changes the appearance (hosts send or apply it only then). */
 export function sameTerminalAppearance(a: TerminalAppearance, b: TerminalAppearance): boolean {
     return a.cursorBlink === b.cursorBlink && a.cursorStyle === b.cursorStyle && a.fontSize === b.fontSize
-        && a.fontFamily === b.fontFamily && a.lineHeight === b.lineHeight;
+        && a.fontFamily === b.fontFamily && a.lineHeight === b.lineHeight && a.gpuAcceleration === b.gpuAcceleration;
 }
