@@ -124,25 +124,6 @@ export function shellQuote(s: string): string {
     return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/**
- * BENCH_EXPERIMENT=no-backend-screen: in the private copy only, the backend's per-session headless
- * xterm is never fed (core's ScreenState.write sends nothing to the screen worker), so a run shows what
- * parsing the stream once in the backend costs end to end. Replays and notifications do not work in such
- * a run; never a default.
- */
-function patchNoBackendScreen(appDir: string): void {
-    const file = path.join(appDir, 'lib', 'backend', 'main.js');
-    const text = fs.readFileSync(file, 'utf8');
-    const start = text.indexOf('// ../packages/sandy-ui-core/lib/node/terminal/screen-state.js');
-    const call = /this\.thread\.post\(\{ op: "write", id: this\.id, seq, data \}\);/g;
-    call.lastIndex = Math.max(0, start);
-    const found = start < 0 ? null : call.exec(text);
-    if (!found || found.index - start > 4000) {
-        throw new Error('BENCH_EXPERIMENT=no-backend-screen: ScreenState.write not found in the backend bundle');
-    }
-    fs.writeFileSync(file, text.slice(0, found.index) + 'void data; /* bench experiment: no-backend-screen */' + text.slice(found.index + found[0].length));
-}
-
 /** Copy browser-app/lib (without source maps) and the bundled plugins next to the scratch dir. */
 export function snapshotApp(s: Scratch, experiment?: string): string {
     const app = path.join(s.root, 'app');
@@ -157,9 +138,7 @@ export function snapshotApp(s: Scratch, experiment?: string): string {
     if (fs.existsSync(plugins)) {
         fs.cpSync(plugins, path.join(app, 'plugins'), { recursive: true });
     }
-    if (experiment === 'no-backend-screen') {
-        patchNoBackendScreen(app);
-    } else if (experiment === 'screen-on-main-thread') {
+    if (experiment === 'screen-on-main-thread') {
         // Without its file, core's ScreenThread parses the sessions' screens on the backend's main thread (as before 2026-12-06).
         fs.rmSync(path.join(app, 'lib', 'backend', 'screen-worker.js'));
     } else if (experiment) {

@@ -53,7 +53,7 @@ const config = {
     attachSamples: intEnv('BENCH_ATTACH_SAMPLES', 5),
     /** A CPU profile of the backend during one extra flood run per terminal (--inspect on the backend). */
     profile: process.env.BENCH_PROFILE === '1',
-    /** `no-backend-screen`: the private copy's backend does not feed its headless xterms (an A/B experiment, see README). */
+    /** `screen-on-main-thread`: the private copy's backend parses the sessions' screens on its main thread (an A/B experiment, see README). */
     experiment: process.env.BENCH_EXPERIMENT || undefined,
     /** `sandy.sessionMode` in the scratch user settings; unset = the product default (daemon). */
     sessionMode: sessionModeEnv(),

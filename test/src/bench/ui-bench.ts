@@ -217,6 +217,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
     const theiaFailures: string[] = [];
     const warmup: Record<string, number | undefined> = {};
     let sandySize: string | undefined;
+    let sandyRenderer: string | undefined;
     let theiaSize: string | undefined;
     const focusSandy = () => focusSandyTerminal(page);
     const focusTheia = () => focusTheiaTerminal(page, t);
@@ -228,6 +229,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             try {
                 // The resize made the fake redraw its header, which states the PTY size.
                 sandySize ??= await sandyTerminalSize(page);
+                sandyRenderer ??= await page.$eval('.sandy-terminal-widget:not(.lm-mod-hidden) [data-sandy-renderer]', el => (el as HTMLElement).dataset.sandyRenderer).catch(() => undefined);
                 a = await sandyFloodOnce(page, eventLog, lines, screen, cpu);
                 if (a.cpu && i >= 0 && a.ms !== undefined) {
                     sandyCpu.push(a.cpu);
@@ -300,7 +302,7 @@ export async function benchFloodComparison(report: Report, page: Page, t: TheiaT
             + `A daemon session's attach client draws on the alternate screen, where a tab more than catchUp.windowChars behind is sent frames of the screen in place of the output it has not drawn (node/terminal/screen-frame.ts); on the normal screen (throughput.normal_screen.*) every byte is drawn, paused by flowControl.`,
         {
             sessionMode: process.env.BENCH_SESSION_MODE ?? 'daemon (default)', ...(normal ? {} : { catchUp: CATCH_UP }), flowControl: FLOW_CONTROL,
-            terminalSize: sandySize, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
+            terminalSize: sandySize, renderer: sandyRenderer, failures: sandyFailures, warmupMs: warmup.sandyMs, pairedRatiosSandyOverTheia: ratios, medianPairedRatio: ratios.length ? median(ratios) : null,
             ...(cpu ? { cpuPerRun: summariseCpu(sandyCpu), cpuNote: CPU_NOTE } : {}),
             producerPerRun: sandyProducer, producerNote: PRODUCER_NOTE
         },

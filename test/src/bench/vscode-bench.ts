@@ -4,23 +4,13 @@ import * as path from 'path';
 import { REPO } from './app';
 import { Report, log } from './report';
 import { PRODUCER_NOTE, RAW_SHARE_TARGET, THROUGHPUT_TARGET, throughputMetrics } from './ui-bench';
+import type { VscodeFloodResult } from './vscode-result';
 
 const VSCODE_CPU_NOTE = 'cpuPerRun: CPU time (ms, /proc utime+stime, 10 ms resolution) during each measured run by role: code-server\'s processes (the extension host hosts the PTY and core\'s supervisor), the fake sandy\'s (--start: its daemon supervisor, --attach: its client) and Chromium\'s by type; windowMs: the wall time it was counted over, coresBusy: that CPU over that time, in cores, machineCores: the whole machine\'s busy CPU over the same time (/proc/stat, kernel work included). Diagnostics, not part of the value.';
 
 /** The plugin's side of the section (it owns code-server): packages/sandy-ui-vscode/test/src/bench-vscode.ts. */
 const SCRIPT = path.join(REPO, 'packages', 'sandy-ui-vscode', 'test', 'lib', 'bench-vscode.js');
 
-interface VscodeFloodResult {
-    lines: number;
-    ms: number[];
-    failures: string[];
-    warmupMs?: number;
-    terminalSize?: string;
-    codeServer: string;
-    cpuPerRun?: Array<Record<string, number>>;
-    producerPerRun?: unknown[];
-    pageProfile?: unknown;
-}
 
 /**
  * 1d: the sandy tab in a real VS Code (code-server 4.100.3, the linux .vsix), `flood <n>` measured as
@@ -59,7 +49,7 @@ export async function benchVscodeFlood(report: Report, lines: number, samples: n
     });
     throughputMetrics(report, 'vscode_sandy_tab', result.lines, result.ms,
         `The sandy tab in VS Code (code-server ${result.codeServer}, the linux .vsix; a webview running core's xterm.js view, the PTY in the extension host), the editor taking the window (side bar and panel closed): \`flood ${result.lines}\` typed into the fake sandy; from the Enter keydown until \`flood done ${result.lines}\` is in the webview's .xterm-rows.`,
-        { terminalSize: result.terminalSize, failures: result.failures, warmupMs: result.warmupMs, cpuPerRun: result.cpuPerRun, cpuNote: VSCODE_CPU_NOTE, producerPerRun: result.producerPerRun, producerNote: PRODUCER_NOTE, ...(result.pageProfile ? { pageProfile: result.pageProfile } : {}) },
+        { terminalSize: result.terminalSize, renderer: result.renderer, failures: result.failures, warmupMs: result.warmupMs, cpuPerRun: result.cpuPerRun, cpuNote: VSCODE_CPU_NOTE, producerPerRun: result.producerPerRun, producerNote: PRODUCER_NOTE, ...(result.pageProfile ? { pageProfile: result.pageProfile } : {}) },
         THROUGHPUT_TARGET);
     const tab = report.get('throughput.vscode_sandy_tab.mb_per_s');
     report.add({

@@ -8,10 +8,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { FloodProducer, floodProducer } from '@sandy-ui/test/lib/bench/flood';
+import { floodProducer } from '@sandy-ui/test/lib/bench/flood';
 import { armFlood, floodResult } from '@sandy-ui/test/lib/bench/page';
 import { cpuOf, cpuTimes, descendants, machineCpu } from '@sandy-ui/test/lib/bench/proc';
-import { CpuProfile, ProfileSummary, summariseProfile } from '@sandy-ui/test/lib/bench/profiler';
+import { CpuProfile, summariseProfile } from '@sandy-ui/test/lib/bench/profiler';
+import type { VscodeFloodResult } from '@sandy-ui/test/lib/bench/vscode-result';
 import { CodeServer } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -19,21 +20,6 @@ import { openWorkbench, terminalText } from './workbench';
 
 const NAME = 'bench-vsx';
 
-export interface VscodeFloodResult {
-    lines: number;
-    /** One time per completed run (ms), warm-up excluded. */
-    ms: number[];
-    failures: string[];
-    warmupMs?: number;
-    terminalSize?: string;
-    codeServer: string;
-    /** Per measured run: CPU (ms, /proc utime+stime, 10 ms resolution) by process role (see {@link cpuRoles}), the window's wall time and the cores busy over it. */
-    cpuPerRun: Array<Record<string, number>>;
-    /** Per measured run: when the fake began the flood and wrote its last line (ms after the Enter keydown), null when not logged. */
-    producerPerRun: Array<FloodProducer | null>;
-    /** BENCH_PROFILE=1: the page's CPU profile over one extra run (self time by file and function). */
-    pageProfile?: ProfileSummary;
-}
 
 /** A process's role for the CPU split: Chromium's `--type=`, code-server's (extensionHost, ptyHost…), or node's script and first flag (the fake's supervisor, attach client). */
 function role(pid: number): string {
@@ -135,6 +121,7 @@ async function main(): Promise<VscodeFloodResult> {
         // The fake draws its size in its box (rows×cols), which the floods then scroll away.
         const sizes = [...(await terminalText(terminal)).matchAll(/size: (\d+×\d+)/g)];
         result.terminalSize = sizes[sizes.length - 1]?.[1];
+        result.renderer = await terminal.$eval('[data-sandy-renderer]', el => (el as HTMLElement).dataset.sandyRenderer).catch(() => undefined);
         // BENCH_PROFILE=1: one more run, not measured, with a CPU profile of the page (the workbench and its webviews share a renderer).
         const profiled = process.env.BENCH_PROFILE === '1' ? samples : -2;
         for (let i = -1; i < samples || i === profiled; i++) {
