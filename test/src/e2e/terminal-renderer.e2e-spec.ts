@@ -65,4 +65,32 @@ describe('The sandy tab draws with WebGL only where it is faster (end to end)', 
         await terminal.enter('echo after-loss');
         await terminal.waitForText(/^after-loss$/m);
     });
+
+    it('an agent printing screens of cells each in its own colours (the WebGL glyph atlas without bound) gets the tab back to the DOM, drawing, not frozen', async () => {
+        const { ide, browser } = suite;
+        const settingsFile = path.join(ide.home, '.sandy-ide', 'settings.json');
+        const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        const gpu = (value: string) => fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'terminal.integrated.gpuAcceleration': value }, undefined, 4));
+        gpu('auto');
+        // A new window: a page where no WebGL context was lost yet.
+        const app = await browser.openApp(ide);
+        const errors: string[] = [];
+        app.page.on('pageerror', e => errors.push(e.message));
+        await app.openSandyView();
+        const terminal = await app.launch(ide.projectName);
+        await terminal.waitForText("type 'help' for commands", 60_000);
+        await app.poll(async () => !await terminal.banner.isVisible(), 'the daemon banner to go once attached');
+        await terminal.enter('echo attached');
+        await terminal.waitForText(/^attached$/m, 60_000);
+        gpu('on');
+        await app.poll(async () => (await terminal.renderer()).said === 'webgl' ? true : undefined, 'the tab to draw with WebGL (the user\'s "on")', { timeout: 30_000 });
+        await terminal.widget.locator('textarea.xterm-helper-textarea').focus();
+        await app.page.keyboard.type('colours 100 100');
+        await app.page.keyboard.press('Enter');
+        await app.poll(async () => (await terminal.renderer()).said === 'dom' ? true : undefined, 'the tab to give up WebGL past the atlas budget', { timeout: 60_000 });
+        await terminal.waitForText(/^colours done 100$/m, 60_000);
+        await terminal.enter('echo after-colours');
+        await terminal.waitForText(/^after-colours$/m);
+        expect(errors, 'no error thrown in the page').to.deep.equal([]);
+    });
 });

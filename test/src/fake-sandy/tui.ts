@@ -52,6 +52,7 @@ const HELP = [
     '  show <agent>/<screen>  draw a real agent\'s recorded screen (test/fixtures/agent-screens) and wait',
     '  panes <agent>/<screen> <agent>/<screen> [...]  sandy\'s multi-agent window (2-4 panes, as its tmux draws',
     '                         it), each pane one recorded screen, and wait',
+    '  colours <n> [ms]       n screens of cells each in colours of their own (24-bit), ms apart, then clear',
     '  bell                   BEL',
     '  echo <text>            print <text>',
     '  keys                   show every key that reaches the agent as [^P] until q',
@@ -447,6 +448,34 @@ export class FakeTui {
                 this.osc(`${ESC}]2;${arg}${BEL}`);
                 this.sent('title');
                 return;
+            case 'colours': {
+                // Screens of cells each in colours of their own (24-bit foreground and background): what grows a
+                // WebGL renderer's glyph atlas without bound (every glyph is kept in each colour pair it was drawn in).
+                const [count, pause] = arg.trim().split(/\s+/);
+                const screens = Math.max(1, Math.min(100, parseInt(count, 10) || 1));
+                const pauseMs = Math.max(0, Math.min(1000, parseInt(pause, 10) || 0));
+                let k = 0;
+                for (let n = 0; n < screens && !this.ended; n++) {
+                    let out = `${ESC}[H`;
+                    for (let r = 0; r < this.rows - 1; r++) {
+                        for (let c = 0; c < this.cols; c++, k++) {
+                            const fg = (k * 2654435761) >>> 8;
+                            const bg = (k * 40503 + 12345) & 0xffffff;
+                            out += `${ESC}[38;2;${fg >> 16 & 255};${fg >> 8 & 255};${fg & 255};48;2;${bg >> 16 & 255};${bg >> 8 & 255};${bg & 255}m${String.fromCharCode(33 + k % 94)}`;
+                        }
+                        out += r < this.rows - 2 ? '\r\n' : '';
+                    }
+                    if (!this.write(out)) {
+                        await this.sink.waitDrain();
+                    }
+                    if (pauseMs) {
+                        await new Promise(r => setTimeout(r, pauseMs));
+                    }
+                }
+                this.write(`${ESC}[0m${ESC}[H${ESC}[2J`);
+                this.println(`colours done ${screens}`);
+                return;
+            }
             case 'bell':
                 this.write(BEL);
                 this.sent('bell');

@@ -34,6 +34,11 @@ export class SandyTerminalAppearance {
     }
 
     get appearance(): TerminalAppearance {
+        if (!this.preferences.isReady) {
+            // The user's settings are not read yet: no WebGL until they are (the user may have turned it off); the
+            // update once they are read sends the real appearance.
+            return { ...terminalAppearance(key => this.preferences.inspect(key)), gpuAcceleration: 'off' };
+        }
         return this.current ??= terminalAppearance(key => this.preferences.inspect(key));
     }
 

@@ -152,15 +152,17 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         let terminal = await bench.visibleWebview('terminal', 30_000);
         expect(await terminal.locator('body').evaluate(readXtermRenderer)).to.deep.equal({ said: 'dom', canvases: 0, domRows: true });
 
-        // The attack: the repository's settings ask for WebGL; the cursor style in the same file shows VS Code read it.
+        // The attack: the repository's settings ask for WebGL; a cursor style other than the tab's, in the same file, shows VS Code read it.
+        await terminal.locator('.xterm-helper-textarea').focus();
+        const [style, cursorClass] = (await appearance(terminal)).cursor.includes('xterm-cursor-bar') ? ['block', 'xterm-cursor-block'] : ['line', 'xterm-cursor-bar'];
         const workspace = world.workspace(NAME);
         await editSettingsJson('Preferences: Open Workspace Settings (JSON)', path.join(workspace, '.vscode', 'settings.json'), {
-            'terminal.integrated.gpuAcceleration': 'on', 'terminal.integrated.cursorStyle': 'block'
+            'terminal.integrated.gpuAcceleration': 'on', 'terminal.integrated.cursorStyle': style
         });
         await bench.clickTab(t => t.startsWith(`sandy: ${NAME}`));
         terminal = await bench.visibleWebview('terminal', 30_000);
         await terminal.locator('.xterm-helper-textarea').focus();
-        await poll(async () => (await appearance(terminal)).cursor.some(c => c.endsWith('-block')), { message: 'the workspace\'s cursor style to be read', timeout: 30_000 });
+        await poll(async () => (await appearance(terminal)).cursor.includes(cursorClass), { message: 'the workspace\'s cursor style to be read', timeout: 30_000 });
         expect((await terminal.locator('body').evaluate(readXtermRenderer)).said, 'a workspace\'s gpuAcceleration').to.equal('dom');
 
         // The user turns it on.

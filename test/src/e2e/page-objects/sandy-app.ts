@@ -78,7 +78,7 @@ export class SandyApp implements PageContext {
     async launch(name: string): Promise<SandyTerminal> {
         await this.clickProject(name);
         const terminal = await this.terminal(name);
-        await terminal.widget.locator('.xterm-rows').waitFor({ state: 'visible' });
+        await terminal.widget.locator('.xterm-screen').waitFor({ state: 'visible' });
         return terminal;
     }
 

@@ -33,7 +33,8 @@ export class SandyTerminal {
         if (!await this.isCurrent()) {
             await this.tab.click();
         }
-        await this.widget.locator('.xterm-rows').waitFor({ state: 'visible' });
+        // (.xterm-screen: drawn by either renderer; the DOM renderer's .xterm-rows is not there under WebGL)
+        await this.widget.locator('.xterm-screen').waitFor({ state: 'visible' });
     }
 
     /** The visible screen, one line per row, trailing blanks trimmed. */

@@ -4,7 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { chooseTerminalRenderer, GpuAcceleration, TerminalRenderer } from '../../common/terminal/terminal-renderer';
-import { noteWebglLost, probeWebgl, webglLostInPage } from './webgl-probe';
+import { acquireWebglView, loseContexts, noteWebglLost, probeWebgl, releaseWebglView, webglContextsOf, webglLostInPage } from './webgl-probe';
 import { OscDispatcher } from '../../common/terminal/osc-dispatch';
 import { AckBatcher } from '../../common/terminal/ack-batcher';
 import { DEFAULT_TERMINAL_APPEARANCE, TerminalAppearance, terminalFont } from '../../common/terminal/terminal-appearance';
@@ -21,6 +21,15 @@ const ACK_SLICE = 4096;
 const FLOOD_CHARS = 32 * 1024;
 const FLOOD_WINDOW_MS = 100;
 const FLOOD_FRAME_MS = 50;
+/**
+ * Pixels of glyph atlas (all its pages) past which a WebGL view gives way to the DOM renderer. xterm's WebGL
+ * renderer keeps every glyph it drew, in each colour pair, for ever: an agent that prints screens of cells each in
+ * its own colours grows the atlas by a 512² page for about every screen drawn (measured: 14 pages after 60 such
+ * screens), and the pages are the page's memory and the GPU's (xterm.js reports renderers that stop drawing once
+ * they run out: xtermjs/xterm.js#6038, #6074). Ordinary output, a few colours of a few hundred glyphs, stays
+ * within one or two pages; this is sixteen.
+ */
+const ATLAS_BUDGET_PIXELS = 2048 * 2048;
 
 /** Where the view's side effects go; the Theia widget and the VS Code webview each implement it. */
 export interface TerminalViewHost {
@@ -87,6 +96,8 @@ export class SandyTerminalView {
     /** xterm's WebGL renderer while it draws (common/terminal/terminal-renderer.ts); undefined: its DOM renderer. */
     protected webgl: WebglAddon | undefined;
     protected gpuAcceleration: GpuAcceleration;
+    /** This view's WebGL renderer outgrew {@link ATLAS_BUDGET_PIXELS}: it draws with the DOM for the rest of its life. */
+    protected atlasOverrun = false;
 
     constructor(readonly container: HTMLElement, protected readonly host: TerminalViewHost, protected readonly options: TerminalViewOptions = {}) {
         const termOptions: ITerminalOptions = {
@@ -130,7 +141,8 @@ export class SandyTerminalView {
         this.disposables.push(this.term.onData(data => this.transport?.write(data)));
         this.disposables.push(this.term.onBinary(data => this.transport?.write(data)));
         this.term.open(container);
-        this.gpuAcceleration = (options.appearance ?? DEFAULT_TERMINAL_APPEARANCE).gpuAcceleration;
+        // Until the host says what the user chose, no WebGL (a user who turned it off must get no context at all).
+        this.gpuAcceleration = options.appearance?.gpuAcceleration ?? 'off';
         this.applyRenderer();
         this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
         this.resizeObserver.observe(container);
@@ -311,24 +323,61 @@ export class SandyTerminalView {
 
     /**
      * WebGL or the DOM, as the user's `terminal.integrated.gpuAcceleration` and the page's GPU decide. A WebGL
-     * renderer that cannot start, or whose context is lost, gives way to the DOM renderer (xterm draws the
-     * same cells with it at once), and `auto` keeps the DOM in this page from then on.
+     * renderer that cannot start, whose context is lost, or whose glyph atlas outgrows its budget gives way to the
+     * DOM renderer (xterm draws the same cells with it at once); after a lost context `auto` keeps the DOM in this page.
      */
     protected applyRenderer(): void {
-        const wanted = chooseTerminalRenderer(this.gpuAcceleration, probeWebgl, webglLostInPage());
-        if (wanted === 'webgl' && !this.webgl) {
+        const wanted = this.atlasOverrun ? 'dom' : chooseTerminalRenderer(this.gpuAcceleration, probeWebgl, webglLostInPage());
+        if (wanted === 'webgl' && !this.webgl && acquireWebglView()) {
+            const before = new Set(this.container.querySelectorAll<HTMLCanvasElement>('canvas'));
+            const addon = new WebglAddon();
             try {
-                const addon = new WebglAddon();
                 this.term.loadAddon(addon);
-                this.webgl = addon;
-                addon.onContextLoss(() => {
-                    noteWebglLost();
-                    this.dropWebgl();
-                });
             } catch {
-                // The DOM renderer draws on (it never stopped); `auto` stays with it in this page.
+                // Half made (a context that could not compile its shaders): its canvases and contexts go with it.
+                const added = [...this.container.querySelectorAll<HTMLCanvasElement>('canvas')].filter(c => !before.has(c));
+                const contexts = webglContextsOf(added);
+                try {
+                    addon.dispose();
+                } catch {
+                    // Nothing more to undo.
+                }
+                added.forEach(c => c.remove());
+                loseContexts(contexts);
+                releaseWebglView();
                 noteWebglLost();
+                this.container.dataset.sandyRenderer = this.renderer;
+                return;
             }
+            this.webgl = addon;
+            addon.onContextLoss(() => {
+                noteWebglLost();
+                this.dropWebgl();
+            });
+            // Every page the atlas has had (pages merged into a larger one still count: the budget errs early).
+            const atlas = new Set<HTMLCanvasElement>();
+            const grew = (canvas: HTMLCanvasElement) => {
+                atlas.add(canvas);
+                let pixels = 0;
+                atlas.forEach(c => pixels += c.width * c.height);
+                if (pixels > ATLAS_BUDGET_PIXELS && !this.atlasOverrun) {
+                    this.atlasOverrun = true;
+                    // After the frame being drawn (the renderer is inside it now).
+                    setTimeout(() => {
+                        if (this.webgl === addon) {
+                            try {
+                                // The atlas is shared by the page's WebGL views with the same font and colours.
+                                addon.clearTextureAtlas();
+                            } catch {
+                                // Dropped with the renderer below all the same.
+                            }
+                            this.dropWebgl();
+                        }
+                    });
+                }
+            };
+            addon.onChangeTextureAtlas(grew);
+            addon.onAddTextureAtlasCanvas(grew);
         } else if (wanted === 'dom') {
             this.dropWebgl();
         }
@@ -337,12 +386,19 @@ export class SandyTerminalView {
 
     protected dropWebgl(): void {
         const addon = this.webgl;
+        if (!addon) {
+            return;
+        }
         this.webgl = undefined;
+        // Its contexts, taken while its canvases are still in the view: disposing removes them but leaves the contexts live until collected.
+        const contexts = webglContextsOf(this.container.querySelectorAll<HTMLCanvasElement>('.xterm-screen canvas'));
         try {
-            addon?.dispose();
+            addon.dispose();
         } catch {
             // Gone with its context either way.
         }
+        loseContexts(contexts);
+        releaseWebglView();
         this.container.dataset.sandyRenderer = this.renderer;
     }
 
