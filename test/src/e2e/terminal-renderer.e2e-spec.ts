@@ -85,7 +85,7 @@ describe('The sandy tab draws with WebGL only where it is faster (end to end)', 
         gpu('on');
         await app.poll(async () => (await terminal.renderer()).said === 'webgl' ? true : undefined, 'the tab to draw with WebGL (the user\'s "on")', { timeout: 30_000 });
         await terminal.widget.locator('textarea.xterm-helper-textarea').focus();
-        await app.page.keyboard.type('colours 100 100');
+        await app.page.keyboard.type('colours 100 250');
         await app.page.keyboard.press('Enter');
         await app.poll(async () => (await terminal.renderer()).said === 'dom' ? true : undefined, 'the tab to give up WebGL past the atlas budget', { timeout: 60_000 });
         await terminal.waitForText(/^colours done 100$/m, 60_000);

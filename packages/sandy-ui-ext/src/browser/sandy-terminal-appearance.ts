@@ -29,8 +29,12 @@ export class SandyTerminalAppearance {
                 this.update();
             }
         });
-        // A tab restored with the layout may be made before the preferences are read.
-        this.preferences.ready.then(() => this.update());
+        // A tab restored with the layout may be made before the preferences are read, with no WebGL (see `appearance`):
+        // once they are, every tab is sent the appearance, even one equal to what an earlier event had cached.
+        this.preferences.ready.then(() => {
+            this.current = undefined;
+            this.update();
+        });
     }
 
     get appearance(): TerminalAppearance {

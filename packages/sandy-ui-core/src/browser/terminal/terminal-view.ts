@@ -96,6 +96,8 @@ export class SandyTerminalView {
     /** xterm's WebGL renderer while it draws (common/terminal/terminal-renderer.ts); undefined: its DOM renderer. */
     protected webgl: WebglAddon | undefined;
     protected gpuAcceleration: GpuAcceleration;
+    /** The canvases the WebGL renderer added to the view (whose contexts are freed when it is dropped). */
+    protected webglCanvases: HTMLCanvasElement[] = [];
     /** This view's WebGL renderer outgrew {@link ATLAS_BUDGET_PIXELS}: it draws with the DOM for the rest of its life. */
     protected atlasOverrun = false;
 
@@ -330,15 +332,17 @@ export class SandyTerminalView {
         const wanted = this.atlasOverrun ? 'dom' : chooseTerminalRenderer(this.gpuAcceleration, probeWebgl, webglLostInPage());
         if (wanted === 'webgl' && !this.webgl && acquireWebglView()) {
             const before = new Set(this.container.querySelectorAll<HTMLCanvasElement>('canvas'));
-            const addon = new WebglAddon();
+            const made = () => [...this.container.querySelectorAll<HTMLCanvasElement>('canvas')].filter(c => !before.has(c));
+            let addon: WebglAddon | undefined;
             try {
+                addon = new WebglAddon();
                 this.term.loadAddon(addon);
             } catch {
                 // Half made (a context that could not compile its shaders): its canvases and contexts go with it.
-                const added = [...this.container.querySelectorAll<HTMLCanvasElement>('canvas')].filter(c => !before.has(c));
+                const added = made();
                 const contexts = webglContextsOf(added);
                 try {
-                    addon.dispose();
+                    addon?.dispose();
                 } catch {
                     // Nothing more to undo.
                 }
@@ -349,39 +353,53 @@ export class SandyTerminalView {
                 this.container.dataset.sandyRenderer = this.renderer;
                 return;
             }
-            this.webgl = addon;
-            addon.onContextLoss(() => {
+            const webgl = addon;
+            this.webgl = webgl;
+            // Its canvases, now: dropping it frees their contexts (and only theirs).
+            this.webglCanvases = made();
+            webgl.onContextLoss(() => {
                 noteWebglLost();
                 this.dropWebgl();
             });
-            // Every page the atlas has had (pages merged into a larger one still count: the budget errs early).
-            const atlas = new Set<HTMLCanvasElement>();
-            const grew = (canvas: HTMLCanvasElement) => {
-                atlas.add(canvas);
-                let pixels = 0;
-                atlas.forEach(c => pixels += c.width * c.height);
-                if (pixels > ATLAS_BUDGET_PIXELS && !this.atlasOverrun) {
-                    this.atlasOverrun = true;
-                    // After the frame being drawn (the renderer is inside it now).
-                    setTimeout(() => {
-                        if (this.webgl === addon) {
-                            try {
-                                // The atlas is shared by the page's WebGL views with the same font and colours.
-                                addon.clearTextureAtlas();
-                            } catch {
-                                // Dropped with the renderer below all the same.
-                            }
-                            this.dropWebgl();
-                        }
-                    });
-                }
-            };
-            addon.onChangeTextureAtlas(grew);
-            addon.onAddTextureAtlasCanvas(grew);
+            this.watchAtlas(webgl);
         } else if (wanted === 'dom') {
             this.dropWebgl();
         }
         this.container.dataset.sandyRenderer = this.renderer;
+    }
+
+    /**
+     * The live pages of the renderer's glyph atlas (a new atlas — another font, theme or zoom — starts the count
+     * again); past {@link ATLAS_BUDGET_PIXELS} this view draws with the DOM for the rest of its life. The pages are
+     * not cleared: other WebGL views with the same font share them, and the last view to drop the atlas frees it.
+     */
+    protected watchAtlas(webgl: WebglAddon): void {
+        const pages = new Set<HTMLCanvasElement>();
+        const check = () => {
+            let pixels = 0;
+            pages.forEach(c => pixels += c.width * c.height);
+            if (pixels > ATLAS_BUDGET_PIXELS && !this.atlasOverrun) {
+                this.atlasOverrun = true;
+                // After the frame being drawn (the renderer is inside it now).
+                setTimeout(() => {
+                    if (this.webgl === webgl) {
+                        this.dropWebgl();
+                    }
+                });
+            }
+        };
+        webgl.onChangeTextureAtlas(canvas => {
+            pages.clear();
+            pages.add(canvas);
+            check();
+        });
+        webgl.onAddTextureAtlasCanvas(canvas => {
+            pages.add(canvas);
+            check();
+        });
+        // In the addon, not in its typings (0.18): a page merged into a larger one.
+        (webgl as unknown as { onRemoveTextureAtlasCanvas?: (listener: (canvas: HTMLCanvasElement) => void) => unknown })
+            .onRemoveTextureAtlasCanvas?.(canvas => pages.delete(canvas));
     }
 
     protected dropWebgl(): void {
@@ -390,8 +408,9 @@ export class SandyTerminalView {
             return;
         }
         this.webgl = undefined;
-        // Its contexts, taken while its canvases are still in the view: disposing removes them but leaves the contexts live until collected.
-        const contexts = webglContextsOf(this.container.querySelectorAll<HTMLCanvasElement>('.xterm-screen canvas'));
+        // Taken while its canvases are still in the view: disposing removes them but leaves their contexts live until collected.
+        const contexts = webglContextsOf(this.webglCanvases);
+        this.webglCanvases = [];
         try {
             addon.dispose();
         } catch {
