@@ -338,19 +338,17 @@ export class SandyTerminalView {
                 addon = new WebglAddon();
                 this.term.loadAddon(addon);
             } catch {
-                // Half made (a context that could not compile its shaders): its canvases and contexts go with it.
-                const added = made();
-                const contexts = webglContextsOf(added);
-                try {
-                    addon?.dispose();
-                } catch {
-                    // Nothing more to undo.
+                // Half made (a context that could not compile its shaders): dropped as any renderer is, and any canvas it left goes too.
+                const left = made();
+                if (addon) {
+                    this.webgl = addon;
+                    this.webglCanvases = left;
+                    this.dropWebgl();
+                } else {
+                    releaseWebglView();
                 }
-                added.forEach(c => c.remove());
-                loseContexts(contexts);
-                releaseWebglView();
+                left.forEach(c => c.remove());
                 noteWebglLost();
-                this.container.dataset.sandyRenderer = this.renderer;
                 return;
             }
             const webgl = addon;
