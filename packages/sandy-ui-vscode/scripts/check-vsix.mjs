@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { OUT_DIR, TARGETS, UNIVERSAL, requiredNative, vsixName } from './targets.mjs';
 
 const PTY = 'extension/dist/node_modules/node-pty/';
-/** Far below what a registry takes; the largest package (win32-x64) is about 1.4 MB. */
+/** Far below what a registry takes; a platform package is about 0.85 MB. */
 const MAX_VSIX_BYTES = 50 * 1024 * 1024;
 const problems = [];
 
@@ -57,8 +57,17 @@ function openVsxProblems(file, names) {
     if (manifest.enabledApiProposals?.length) {
         found.push(`${label}: uses proposed API (${manifest.enabledApiProposals.join(', ')}), which a public registry refuses`);
     }
-    if (!names.includes('extension/readme.md') && !names.includes('extension/README.md')) {
+    const readme = names.find(n => /^extension\/readme\.md$/i.test(n));
+    if (!readme) {
         found.push(`${label}: no README`);
+    } else {
+        // Open VSX shows the README on its own site and VS Code in its extension page: neither resolves a relative
+        // image path into the package, so such an image is a broken picture on the listing.
+        const text = execFileSync('unzip', ['-p', file, readme], { encoding: 'utf8' });
+        const images = [...text.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)/g), ...text.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map(m => m[1]);
+        for (const src of images.filter(i => !/^https:\/\//i.test(i))) {
+            found.push(`${label}: README image ${src} is not an https URL (the listing cannot show it)`);
+        }
     }
     if (/^0\./.test(manifest.version ?? '') && manifest.preview !== true) {
         found.push(`${label}: version ${manifest.version} without "preview": true`);

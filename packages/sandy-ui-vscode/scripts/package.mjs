@@ -74,12 +74,16 @@ function stage(target) {
 }
 
 fs.mkdirSync(OUT_DIR, { recursive: true });
+// The README's images and links are relative to this folder of the repository; Open VSX's page and VS Code's extension
+// page do not resolve them into the package, so vsce writes them as the repository's URLs of this folder.
+const { repository } = manifest();
+const base = `${repository.url.replace(/\.git$/, '')}/%s/HEAD/${repository.directory}`;
 const written = [];
 for (const target of targets) {
     const dir = stage(target);
     const out = path.join(OUT_DIR, vsixName(target));
     fs.rmSync(out, { force: true });
-    const vsceArgs = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out];
+    const vsceArgs = ['package', '--no-dependencies', '--baseContentUrl', base.replace('%s', 'blob'), '--baseImagesUrl', base.replace('%s', 'raw'), '--out', out];
     if (target !== UNIVERSAL) {
         vsceArgs.push('--target', target);
     }

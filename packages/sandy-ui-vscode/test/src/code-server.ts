@@ -158,6 +158,23 @@ export class CodeServer {
     }
 
     /** The plugin's "Sandy" log output channel, as the extension host wrote it. */
+    /** VS Code's extension host logs (code-server's `remoteexthost.log`): which extension it activated, and on which event. */
+    extensionHostLog(): string {
+        const found: string[] = [];
+        const walk = (dir: string) => {
+            for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+                const full = path.join(dir, entry.name);
+                if (entry.isDirectory()) {
+                    walk(full);
+                } else if (/exthost\.log$/.test(entry.name)) {
+                    found.push(fs.readFileSync(full, 'utf8'));
+                }
+            }
+        };
+        walk(path.join(this.userDataDir, 'logs'));
+        return found.join('\n');
+    }
+
     pluginLog(): string {
         const logs = path.join(this.userDataDir, 'logs');
         const found: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Issue 12's "Sandy: Get Started" in a real VS Code (code-server, the linux .vsix), for a newcomer
- * whose HOME has never run it: the wizard opens by itself at the first start; its prerequisites see
+ * whose HOME has never run it: the wizard opens by itself when the Sandy view is first shown; its prerequisites see
  * the fake sandy, a docker CLI and an Engine API answering /_ping; the agent pick is written to
  * ~/.sandy/config; `sandy --build-only` runs and its phases show as a timeline; the test session
  * starts an agent in the wizard's own workspace, and Finish is remembered in ~/.sandy-ui. (integration)
@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { holdsFor } from '@sandy-ui/test/lib/support/poll';
 import { CodeServer, saveFailureEvidence } from './code-server';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
@@ -84,7 +85,10 @@ describe('Sandy plugin in code-server: Get Started for a newcomer (integration)'
         await button.click();
     }
 
-    it('opens by itself at the first start and walks to a confirmed test session', async () => {
+    it('opens by itself when the Sandy view is first shown and walks to a confirmed test session', async () => {
+        // Not before: a window that shows nothing of sandy does not load the plugin (issue 14).
+        await holdsFor(async () => !(await bench.tabTitles()).some(t => t.startsWith('Get Started with Sandy')), 5_000, 'no Get Started before the Sandy view shows');
+        await bench.openSandyView();
         await bench.waitForTab(t => t.startsWith('Get Started with Sandy'), 'the Get Started tab, opened by itself');
         let frame = await onStep('prerequisites');
         await poll(async () => await frame.locator('[data-check="sandy"][data-status="ok"]').isVisible(), { message: 'sandy found', timeout: 60_000 });

@@ -1,7 +1,7 @@
 /**
  * Keys with the focus in a sandy tab in a real VS Code (code-server, the linux .vsix): F1 and Ctrl+P
  * open the command palette and Quick Open (core's default `sandy.terminal.ideKeys`) instead of reaching
- * the agent as ^[OP and ^P, Ctrl+Shift+Alt+X stops the session, while Ctrl+R still reaches the agent —
+ * the agent as ^[OP and ^P, Ctrl+Shift+Alt+Y shows the Sandy view, Ctrl+Shift+Alt+X stops the session, while Ctrl+R still reaches the agent —
  * the same list as the Theia tab. Then the tab's appearance follows VS Code's `terminal.integrated.*`
  * settings (core's terminal-appearance.ts), as the Theia tab follows Theia's.
  * (integration)
@@ -50,7 +50,7 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await world?.dispose(!!process.env.SANDY_E2E_KEEP);
     });
 
-    it('F1 and Ctrl+P reach VS Code with the focus in the sandy tab; Ctrl+R reaches the agent; Ctrl+Shift+Alt+X stops the session', async () => {
+    it('F1, Ctrl+P and Ctrl+Shift+Alt+Y reach VS Code with the focus in the sandy tab; Ctrl+R reaches the agent; Ctrl+Shift+Alt+X stops the session', async () => {
         await bench.openSandyView();
         await bench.waitForProject(NAME);
         await bench.projectContextMenu(NAME, 'Launch');
@@ -87,10 +87,18 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await expectQuickInput('F1', '>', 'the command palette');
         await expectQuickInput('Control+P', '', 'Quick Open');
 
+        // The chord that shows the Sandy view (the Sandy IDE's, kept from the agent in both hosts): from the tab, side bar closed.
+        await bench.runCommand('View: Close Primary Side Bar');
+        const sandyView = page.locator('.part.sidebar .composite.title', { hasText: /sandy/i });
+        await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+        await pressInTerminal('Control+Shift+Alt+Y');
+        await sandyView.waitFor({ state: 'visible', timeout: 15_000 });
+
         await pressInTerminal('Control+R');
         await poll(async () => (await terminalText(terminal)).includes('[^R]'), { message: 'Ctrl+R at the agent' });
         const text = await terminalText(terminal);
         expect(text).to.not.contain('[^P]');
+        expect(text).to.not.contain('[^Y]');
         expect(text).to.not.contain('[^[]');
 
         // Stop's chord: VS Code's webview host in a browser takes Ctrl+…+X for the browser's cut and

@@ -26,7 +26,8 @@ export class Workbench {
     /** The Sandy activity bar entry, then the Projects view's rows. */
     async openSandyView(): Promise<void> {
         await poll(async () => {
-            const item = this.page.locator('.activitybar .action-item a[aria-label="Sandy"], .activitybar .action-item [aria-label="Sandy"]').first();
+            // Labelled with its keybinding: "Sandy (Ctrl+Shift+Alt+Y)".
+            const item = this.page.locator('.activitybar .action-item a[aria-label="Sandy"], .activitybar .action-item [aria-label="Sandy"], .activitybar .action-item [aria-label^="Sandy ("]').first();
             if (!await item.count()) {
                 return false;
             }
