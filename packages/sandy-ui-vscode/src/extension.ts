@@ -149,10 +149,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
         start();
         return wizard.show();
     }));
-    // Get Started opens by itself at the first start and whenever sandy is missing, decided without
-    // running sandy (core's wizardAtStart: the state file, and an executable where sandy is looked for),
-    // when the plugin activates: the user opened the Sandy view, ran a Sandy command or had a sandy tab restored.
-    void state.service.wizardAtStart(readSettings().sandy.sandyPath).then(offer => {
+    // Get Started opens by itself at the first start and until the user finished or dismissed it, decided without
+    // running sandy (core's wizardAtStart: the state file, and an executable where sandy is looked for). Not in
+    // every window while sandy is missing, as the Sandy IDE does: here it is a guest in an editor used for other work.
+    void state.service.wizardAtStart(readSettings().sandy.sandyPath, false).then(offer => {
         if (offer) {
             // The Sandy view comes forward too (the first start, or sandy went missing), then the wizard beside it.
             start();

@@ -47,11 +47,12 @@ describe('the plugin manifest matches core (unit)', () => {
         }
     });
 
-    it('activates only when something of its own is used: no start-up event, and nothing an editor derives itself', () => {
-        // Issue 14: a window that never shows sandy state does not even load the plugin. Its views and commands activate it
-        // through the events VS Code (1.74+) and Theia derive from `contributes`; listing them again is what the issue
-        // called redundant. The webview serializer's view type is not derived, so a restored sandy tab is listed.
-        expect(manifest.activationEvents).to.deep.equal([`onWebviewPanel:${TERMINAL_VIEW_TYPE}`]);
+    it('activates at start-up (for the git safety) and when a sandy tab is restored; nothing an editor derives itself', () => {
+        // At start-up it only puts core's git safety into the extension host's environment (the editor's git runs in it)
+        // and decides Get Started: no sandy runs until a window shows sandy state (activation.vscode-spec.ts). Its views
+        // and commands activate it through the events VS Code (1.74+) and Theia derive from `contributes`: listing them
+        // again is what issue 14 called redundant. The webview serializer's view type is not derived.
+        expect(manifest.activationEvents).to.deep.equal(['onStartupFinished', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`]);
     });
 
     it('in Theia\'s plugin host every contributed command and view activates it, so in the Sandy IDE the guest flag is set before any of them runs', () => {
@@ -62,7 +63,7 @@ describe('the plugin manifest matches core (unit)', () => {
         updateActivationEvents(derived);
         const views = (Object.values(contributes.views) as Array<Array<{ id: string }>>).flat().map(v => `onView:${v.id}`);
         expect(derived.activationEvents).to.have.members([
-            `onWebviewPanel:${TERMINAL_VIEW_TYPE}`, ...contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`), ...views
+            'onStartupFinished', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`, ...contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`), ...views
         ]);
     });
 

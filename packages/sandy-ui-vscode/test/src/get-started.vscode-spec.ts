@@ -1,6 +1,6 @@
 /**
  * Issue 12's "Sandy: Get Started" in a real VS Code (code-server, the linux .vsix), for a newcomer
- * whose HOME has never run it: the wizard opens by itself when the Sandy view is first shown; its prerequisites see
+ * whose HOME has never run it: the wizard opens by itself at the first start; its prerequisites see
  * the fake sandy, a docker CLI and an Engine API answering /_ping; the agent pick is written to
  * ~/.sandy/config; `sandy --build-only` runs and its phases show as a timeline; the test session
  * starts an agent in the wizard's own workspace, and Finish is remembered in ~/.sandy-ui. (integration)
@@ -85,10 +85,7 @@ describe('Sandy plugin in code-server: Get Started for a newcomer (integration)'
         await button.click();
     }
 
-    it('opens by itself when the Sandy view is first shown and walks to a confirmed test session', async () => {
-        // Not before: a window that shows nothing of sandy does not load the plugin (issue 14).
-        await holdsFor(async () => !(await bench.tabTitles()).some(t => t.startsWith('Get Started with Sandy')), 5_000, 'no Get Started before the Sandy view shows');
-        await bench.openSandyView();
+    it('opens by itself at the first start and walks to a confirmed test session', async () => {
         await bench.waitForTab(t => t.startsWith('Get Started with Sandy'), 'the Get Started tab, opened by itself');
         let frame = await onStep('prerequisites');
         await poll(async () => await frame.locator('[data-check="sandy"][data-status="ok"]').isVisible(), { message: 'sandy found', timeout: 60_000 });
@@ -120,5 +117,52 @@ describe('Sandy plugin in code-server: Get Started for a newcomer (integration)'
         const state = JSON.parse(fs.readFileSync(path.join(world.home, '.sandy-ui', 'onboarding.json'), 'utf8'));
         expect(state.finishedAt).to.be.a('number');
         expect(state.steps).to.deep.equal({ prerequisites: 'done', agents: 'done', auth: 'done', build: 'done', test: 'done' });
+    });
+});
+
+describe('Sandy plugin in code-server: Get Started, once dismissed, is not reopened by every window while sandy is missing (integration)', function (): void {
+    this.timeout(300_000);
+
+    let world: World;
+    let server: CodeServer;
+    let browser: Browser;
+    let page: Page;
+    let bench: Workbench;
+
+    before(async function (): Promise<void> {
+        requireCompiledFake();
+        CodeServer.requireInstalled();
+        world = new World('get-started-dismissed', false);
+        fs.mkdirSync(path.join(world.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(path.join(world.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, dismissedAt: Date.now() }) + '\n', { mode: 0o600 });
+        // sandy missing: no sandy on the PATH the extension host takes from a login shell (the world puts the fake there).
+        const profile = `export PATH="${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin"\n`;
+        fs.writeFileSync(path.join(world.home, '.profile'), profile);
+        fs.writeFileSync(path.join(world.home, '.bashrc'), profile);
+        server = new CodeServer(world, { label: 'get-started-dismissed', vsix: platformVsix(), folder: world.workspace('dismissed-proj') });
+        expect(server.installExtension()).to.contain('was successfully installed');
+        await server.start();
+        ({ browser, page, bench } = await openWorkbench(server));
+    });
+
+    afterEach(async function (): Promise<void> {
+        if (this.currentTest?.state === 'failed' && page) {
+            await saveFailureEvidence('get-started-dismissed', this.currentTest.title, page, server);
+        }
+    });
+
+    after(async () => {
+        await browser?.close().catch(() => undefined);
+        await world?.dispose(!!process.env.SANDY_E2E_KEEP);
+    });
+
+    it('stays closed after the plugin started; the Sandy view says sandy is missing, and Get Started runs from the palette', async () => {
+        await poll(async () => /sandy: activating in/.test(server.pluginLog()), { message: 'the plugin to activate', timeout: 90_000 });
+        await holdsFor(async () => !(await bench.tabTitles()).some(t => t.startsWith('Get Started with Sandy')), 5_000, 'no Get Started by itself');
+        await bench.openSandyView();
+        const message = page.locator('.part.sidebar .pane-body .message').first();
+        await poll(async () => /not found/i.test(await message.textContent().catch(() => '') ?? ''), { message: 'the view to say sandy was not found', timeout: 30_000 });
+        await bench.runCommand('Sandy: Get Started');
+        await bench.waitForTab(t => t.startsWith('Get Started with Sandy'), 'Get Started from the palette');
     });
 });

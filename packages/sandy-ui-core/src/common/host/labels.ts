@@ -364,7 +364,8 @@ export const STATUS_BAR_NAMES = { sandy: 'Sandy: sandy', sessions: 'Sandy sessio
 export const FALLBACK_NOTICE = 'Sandy: the native terminal module (node-pty) is not available for this editor, so sandy runs in the '
     + 'editor\'s own terminal, in the foreground. Lost: daemon sessions that outlive the window (sandy.sessionMode '
     + 'has no effect), notifications from sandy (OSC 9/99/777) and the unread badge on the tab, '
-    + 'sessions that survive closing the tab (Detach / Reattach), and Stop with sandy\'s cleanup escalation. '
+    + 'sessions that survive closing the tab (Detach / Reattach), the Sessions view, the dashboard, the status bar\'s '
+    + 'session count and the session history, and Stop with sandy\'s cleanup escalation. '
     + 'Install the .vsix built for your platform to get them.';
 
 /** The plugin inside the Sandy IDE (a guest) cannot host a terminal: the IDE's own view does. */

@@ -8,6 +8,11 @@ describe('onboarding state (~/.sandy-ui/onboarding.json)', () => {
         expect(offerWizardAtStart({ version: 1, steps: {}, finishedAt: 1 }, true)).to.equal(false);
         expect(offerWizardAtStart({ version: 1, steps: {}, dismissedAt: 1 }, true)).to.equal(false);
         expect(offerWizardAtStart({ version: 1, steps: {}, finishedAt: 1 }, false)).to.equal(true);
+        // The plugin's rule: not in every window of an editor once the user finished or dismissed it, sandy missing or not.
+        expect(offerWizardAtStart({ version: 1, steps: {}, dismissedAt: 1 }, false, false)).to.equal(false);
+        expect(offerWizardAtStart({ version: 1, steps: {}, finishedAt: 1 }, false, false)).to.equal(false);
+        expect(offerWizardAtStart(undefined, false, false), 'the first start').to.equal(true);
+        expect(offerWizardAtStart({ version: 1, steps: {} }, false, false), 'begun, neither finished nor dismissed').to.equal(true);
     });
 
     it('reads a damaged or hostile file as a fresh start, keeping only what it understands', () => {

@@ -63,11 +63,14 @@ export function isStep(value: string): value is WizardStepId {
 }
 
 /**
- * Whether the IDE opens the wizard by itself at start: at the very first start (no state yet), and
- * whenever sandy is missing — unless the user is told another way (never more than once per start).
+ * Whether the IDE opens the wizard by itself at start: at the very first start (no state yet), until the user
+ * finished or dismissed it, and — with `whileSandyMissing` — whenever sandy is missing (never more than once per
+ * start). The Sandy IDE, which is for sandy alone, insists while sandy is missing; the plugin, a guest in an editor
+ * used for other work too, does not reopen it in every window once dismissed (its Sandy view says sandy is missing,
+ * with Get Started a click away).
  */
-export function offerWizardAtStart(state: OnboardingState | undefined, sandyFound: boolean): boolean {
-    if (!sandyFound) {
+export function offerWizardAtStart(state: OnboardingState | undefined, sandyFound: boolean, whileSandyMissing = true): boolean {
+    if (!sandyFound && whileSandyMissing) {
         return true;
     }
     return !state || (state.finishedAt === undefined && state.dismissedAt === undefined);

@@ -221,8 +221,11 @@ export interface SandyService {
     createSandyFolder(workspace: string, source: SandyFolderSource): Promise<SandyFolderPlan>;
     /** The Get Started wizard's remembered state and what it needs to start (its throwaway workspace made). */
     getOnboarding(): Promise<OnboardingSnapshot>;
-    /** Whether Get Started opens by itself now (first start, or sandy missing), found without running sandy; `sandyPath`: the user's setting. */
-    wizardAtStart(sandyPath?: string): Promise<boolean>;
+    /**
+     * Whether Get Started opens by itself now (first start, not yet finished or dismissed, or — unless `whileSandyMissing`
+     * is false — sandy missing), found without running sandy; `sandyPath`: the user's setting.
+     */
+    wizardAtStart(sandyPath?: string, whileSandyMissing?: boolean): Promise<boolean>;
     /** Remember the wizard's state (`~/.sandy-ui/onboarding.json`); returns it as stored. */
     saveOnboarding(state: OnboardingState): Promise<OnboardingState>;
     /** The prerequisite checks, now (sandy looked for again when it was missing). */

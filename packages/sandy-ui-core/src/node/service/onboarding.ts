@@ -51,9 +51,10 @@ export class OnboardingService {
      * Whether Get Started opens by itself at this start (core's offerWizardAtStart), decided without
      * running sandy: the state file, and whether an executable sits where sandy is looked for
      * (`sandyPath`, else the configured one, then PATH and the usual folders). A host that starts
-     * nothing until a window shows sandy state asks this at start-up.
+     * nothing until a window shows sandy state asks this at start-up. `whileSandyMissing`: see offerWizardAtStart
+     * (anything but `false` counts as true: it arrives over RPC in Theia).
      */
-    async wizardAtStart(sandyPath?: string): Promise<boolean> {
+    async wizardAtStart(sandyPath?: string, whileSandyMissing?: boolean): Promise<boolean> {
         // It arrives over RPC in Theia: only an absolute path (or `~/…`, as the setting allows) is looked at.
         const given = typeof sandyPath === 'string' && sandyPath.length <= 4096 && !sandyPath.includes('\0')
             && (path.isAbsolute(sandyPath) || sandyPath.startsWith('~/')) ? sandyPath : undefined;
@@ -61,7 +62,7 @@ export class OnboardingService {
             this.store.read(),
             sandyInstalledAt(given ?? this.discovery.configuration.sandyPath, this.ctx.processEnv.PATH, this.ctx.home)
         ]);
-        return offerWizardAtStart(state, installed !== undefined);
+        return offerWizardAtStart(state, installed !== undefined, whileSandyMissing !== false);
     }
 
     saveOnboarding(state: OnboardingState): Promise<OnboardingState> {

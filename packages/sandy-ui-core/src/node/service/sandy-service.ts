@@ -544,8 +544,8 @@ export class SandyServiceCore implements Omit<SandyService, SandyViewerMethods> 
         return this.onboardingPart.getOnboarding();
     }
 
-    wizardAtStart(sandyPath?: string): Promise<boolean> {
-        return this.onboardingPart.wizardAtStart(sandyPath);
+    wizardAtStart(sandyPath?: string, whileSandyMissing?: boolean): Promise<boolean> {
+        return this.onboardingPart.wizardAtStart(sandyPath, whileSandyMissing);
     }
 
     saveOnboarding(state: OnboardingState): Promise<OnboardingState> {
