@@ -60,13 +60,12 @@ function openVsxProblems(file, names) {
     const readme = names.find(n => /^extension\/readme\.md$/i.test(n));
     if (!readme) {
         found.push(`${label}: no README`);
-    } else {
-        // Open VSX shows the README on its own site and VS Code in its extension page: neither resolves a relative
-        // image path into the package, so such an image is a broken picture on the listing.
-        const text = execFileSync('unzip', ['-p', file, readme], { encoding: 'utf8' });
-        const images = [...text.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)/g), ...text.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map(m => m[1]);
-        for (const src of images.filter(i => !/^https:\/\//i.test(i))) {
-            found.push(`${label}: README image ${src} is not an https URL (the listing cannot show it)`);
+    }
+    // Open VSX shows the README and the changelog on its own site and VS Code in its extension page: neither resolves
+    // a relative image path into the package, so such an image is a broken picture on the listing.
+    for (const doc of [readme, names.find(n => /^extension\/changelog\.md$/i.test(n))].filter(Boolean)) {
+        for (const src of imageSources(execFileSync('unzip', ['-p', file, doc], { encoding: 'utf8' })).filter(i => !/^https:\/\//i.test(i))) {
+            found.push(`${label}: ${path.basename(doc)} image ${src} is not an https URL (the listing cannot show it)`);
         }
     }
     if (/^0\./.test(manifest.version ?? '') && manifest.preview !== true) {
@@ -75,6 +74,29 @@ function openVsxProblems(file, names) {
     const size = fs.statSync(file).size;
     if (size > MAX_VSIX_BYTES) {
         found.push(`${label}: ${size} bytes, over ${MAX_VSIX_BYTES}`);
+    }
+    return found;
+}
+
+/**
+ * Every image a Markdown document shows: inline images, reference definitions of image files, and HTML `src`,
+ * `srcset` and `poster` values (quoted or not).
+ */
+function imageSources(text) {
+    const found = [];
+    for (const m of text.matchAll(/!\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)/g)) {
+        found.push(m[1]);
+    }
+    for (const m of text.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)/gm)) {
+        if (/\.(png|jpe?g|gif|svg|webp|bmp|ico)([?#].*)?$/i.test(m[1])) {
+            found.push(m[1]);
+        }
+    }
+    for (const m of text.matchAll(/<(?:img|source|video)\b[^>]*>/gi)) {
+        for (const a of m[0].matchAll(/\b(src|srcset|poster)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+            const value = a[2] ?? a[3] ?? a[4] ?? '';
+            found.push(...(a[1].toLowerCase() === 'srcset' ? value.split(',').map(c => c.trim().split(/\s+/)[0]).filter(Boolean) : [value]));
+        }
     }
     return found;
 }

@@ -35,11 +35,13 @@ export interface SandyPluginApi {
 let core: SandyServiceCore | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<SandyPluginApi> {
+    // First, before anything awaits: the editor's git extension shares this process's environment, and its automatic
+    // `git status` in a repository the agent planted must not run that repository's fsmonitor program (core
+    // git-safety). The plugin starts with the window (`*`) for this, beside that git, which first looks for its
+    // executable before it looks at the folder.
+    Object.assign(process.env, withGitSafety(process.env));
     const log = new SandyLog();
     context.subscriptions.push(log);
-    // The editor's git extension shares this process's environment: its automatic `git status` in a
-    // repository the agent planted must not run that repository's fsmonitor program (core git-safety).
-    Object.assign(process.env, withGitSafety(process.env));
     const host = await detectHost();
     log.info(`sandy: activating in ${vscode.env.appName} ${vscode.version} (${host.kind}${host.reason ? `: ${host.reason}` : ''})`);
     await vscode.commands.executeCommand('setContext', CONTEXT_GUEST, host.kind === 'sandy-ide');
@@ -153,8 +155,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SandyP
     // running sandy (core's wizardAtStart: the state file, and an executable where sandy is looked for). Not in
     // every window while sandy is missing, as the Sandy IDE does: here it is a guest in an editor used for other work.
     void state.service.wizardAtStart(readSettings().sandy.sandyPath, false).then(offer => {
+        log.info(`sandy: Get Started at start: ${offer ? 'opens' : 'stays closed'}`);
         if (offer) {
-            // The Sandy view comes forward too (the first start, or sandy went missing), then the wizard beside it.
+            // The Sandy view comes forward too (the first start, or not yet finished or dismissed), then the wizard beside it.
             start();
             void Promise.resolve(vscode.commands.executeCommand(`${PROJECTS_VIEW_ID}.focus`)).then(() => wizard.show(), () => wizard.show());
         }

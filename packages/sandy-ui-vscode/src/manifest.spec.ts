@@ -27,9 +27,9 @@ describe('the plugin manifest matches core (unit)', () => {
     it('menus and keybindings only name contributed commands, and hide them in the Sandy IDE', () => {
         // No commandPalette entries: a `when` there would also hide the Sandy IDE's own commands (same ids).
         expect(contributes.menus.commandPalette).to.equal(undefined);
-        // And VS Code's own command that shows the plugin's view container (the Sandy IDE's Show Projects chord).
+        // And the `<view>.focus` command VS Code and Theia register for each of its views (the Sandy IDE's Show Projects chord).
         const ids = new Set([...contributes.commands.map((c: { command: string }) => c.command),
-            ...Object.keys(contributes.views).map(container => `workbench.view.extension.${container}`)]);
+            ...(Object.values(contributes.views) as Array<Array<{ id: string }>>).flat().map(v => `${v.id}.focus`)]);
         const entries = [...Object.values(contributes.menus).flat(), ...contributes.keybindings] as Array<{ command: string; when?: string }>;
         for (const entry of entries) {
             expect(ids.has(entry.command), entry.command).to.equal(true);
@@ -47,12 +47,13 @@ describe('the plugin manifest matches core (unit)', () => {
         }
     });
 
-    it('activates at start-up (for the git safety) and when a sandy tab is restored; nothing an editor derives itself', () => {
-        // At start-up it only puts core's git safety into the extension host's environment (the editor's git runs in it)
-        // and decides Get Started: no sandy runs until a window shows sandy state (activation.vscode-spec.ts). Its views
-        // and commands activate it through the events VS Code (1.74+) and Theia derive from `contributes`: listing them
-        // again is what issue 14 called redundant. The webview serializer's view type is not derived.
-        expect(manifest.activationEvents).to.deep.equal(['onStartupFinished', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`]);
+    it('activates as the window starts (for the git safety) and when a sandy tab is restored; nothing an editor derives itself', () => {
+        // As the window starts, beside the editor's own git (also `*`), it puts core's git safety into the extension host's
+        // environment, which that git shares, before the git's first look at the folder (an agent's nested repository:
+        // git-safety.vscode-spec.ts); then it decides Get Started. No sandy runs until a window shows sandy state
+        // (activation.vscode-spec.ts). Its views and commands activate it through the events VS Code (1.74+) and Theia
+        // derive from `contributes`: listing them again is what issue 14 called redundant.
+        expect(manifest.activationEvents).to.deep.equal(['*', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`]);
     });
 
     it('in Theia\'s plugin host every contributed command and view activates it, so in the Sandy IDE the guest flag is set before any of them runs', () => {
@@ -63,7 +64,7 @@ describe('the plugin manifest matches core (unit)', () => {
         updateActivationEvents(derived);
         const views = (Object.values(contributes.views) as Array<Array<{ id: string }>>).flat().map(v => `onView:${v.id}`);
         expect(derived.activationEvents).to.have.members([
-            'onStartupFinished', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`, ...contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`), ...views
+            '*', `onWebviewPanel:${TERMINAL_VIEW_TYPE}`, ...contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`), ...views
         ]);
     });
 

@@ -54,16 +54,19 @@ describe('npm run check-vsix: what Open VSX would refuse', () => {
             const { repository: _r, bugs: _b, homepage: _h, preview: _p, ...rest } = manifest;
             fs.mkdirSync(path.join(dir, 'extension'));
             fs.writeFileSync(path.join(dir, 'extension', 'package.json'), JSON.stringify({ ...rest, icon: 'media/sandy.svg', enabledApiProposals: ['terminalDataWriteEvent'] }));
-            fs.writeFileSync(path.join(dir, 'extension', 'readme.md'), '# Broken\n\n![shot](media/screenshots/dashboard.png)\n<img alt="x" src="./media/sandy-128.png">\n');
+            fs.writeFileSync(path.join(dir, 'extension', 'readme.md'), ['# Broken', '', '![shot](media/screenshots/dashboard.png)', '<img alt="x" src="./media/sandy-128.png">',
+                '![by reference][ref]', '', '[ref]: media/ref.png', '<img src=https://example.com/ok.png srcset="media/a.png 1x, https://example.com/b.png 2x">', ''].join('\n'));
             expect(spawnSync('zip', ['-q', '-d', broken, 'extension/LICENSE.txt', 'extension/package.json', 'extension/readme.md']).status).to.equal(0);
             expect(spawnSync('zip', ['-q', broken, 'extension/package.json', 'extension/readme.md'], { cwd: dir }).status).to.equal(0);
             const r = spawnSync(process.execPath, [CHECK, broken], { cwd: PKG, encoding: 'utf8' });
             expect(r.status).to.equal(1);
             for (const problem of ['no LICENSE file', 'icon media/sandy.svg is not a PNG', 'no repository', 'no bugs', 'no homepage',
                 'uses proposed API (terminalDataWriteEvent)', 'version 0.1.0 without "preview": true',
-                'README image media/screenshots/dashboard.png is not an https URL', 'README image ./media/sandy-128.png is not an https URL']) {
+                'readme.md image media/screenshots/dashboard.png is not an https URL', 'readme.md image ./media/sandy-128.png is not an https URL',
+                'readme.md image media/ref.png is not an https URL', 'readme.md image media/a.png is not an https URL']) {
                 expect(r.stderr, problem).to.contain(problem);
             }
+            expect(r.stderr, 'https images are fine').to.not.contain('example.com');
         } finally {
             fs.rmSync(dir, { recursive: true, force: true });
         }

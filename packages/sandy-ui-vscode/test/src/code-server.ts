@@ -158,38 +158,36 @@ export class CodeServer {
     }
 
     /** The plugin's "Sandy" log output channel, as the extension host wrote it. */
-    /** VS Code's extension host logs (code-server's `remoteexthost.log`): which extension it activated, and on which event. */
-    extensionHostLog(): string {
-        const found: string[] = [];
-        const walk = (dir: string) => {
-            for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-                const full = path.join(dir, entry.name);
-                if (entry.isDirectory()) {
-                    walk(full);
-                } else if (/exthost\.log$/.test(entry.name)) {
-                    found.push(fs.readFileSync(full, 'utf8'));
-                }
-            }
-        };
-        walk(path.join(this.userDataDir, 'logs'));
-        return found.join('\n');
+    pluginLog(): string {
+        return this.logFiles((name, full) => /Sandy\.log$/.test(name) || full.includes('rappdw.sandy-ui'))
+            .map(f => `== ${f}\n${fs.readFileSync(f, 'utf8')}`).join('\n');
     }
 
-    pluginLog(): string {
-        const logs = path.join(this.userDataDir, 'logs');
+    /** VS Code's extension host logs (code-server's `remoteexthost.log`): which extension it activated, and on which event. */
+    extensionHostLog(): string {
+        return this.logFiles(name => /exthost\.log$/.test(name)).map(f => fs.readFileSync(f, 'utf8')).join('\n');
+    }
+
+    /** VS Code's Git output (its git extension's log): the repositories it opened and the git commands it ran. */
+    gitLog(): string {
+        return this.logFiles(name => name === 'Git.log').map(f => fs.readFileSync(f, 'utf8')).join('\n');
+    }
+
+    /** The files under this server's logs folder that `match`. */
+    protected logFiles(match: (name: string, full: string) => boolean): string[] {
         const found: string[] = [];
         const walk = (dir: string) => {
             for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
                 const full = path.join(dir, entry.name);
                 if (entry.isDirectory()) {
                     walk(full);
-                } else if (/Sandy\.log$/.test(entry.name) || full.includes('rappdw.sandy-ui')) {
+                } else if (match(entry.name, full)) {
                     found.push(full);
                 }
             }
         };
-        walk(logs);
-        return found.map(f => `== ${f}\n${fs.readFileSync(f, 'utf8')}`).join('\n');
+        walk(path.join(this.userDataDir, 'logs'));
+        return found;
     }
 
     protected httpOk(pathname: string): Promise<boolean> {

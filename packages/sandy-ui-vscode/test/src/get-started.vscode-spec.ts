@@ -12,6 +12,7 @@ import * as path from 'path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { holdsFor } from '@sandy-ui/test/lib/support/poll';
 import { CodeServer, saveFailureEvidence } from './code-server';
+import { useCodeServer } from './suite';
 import { poll } from './poll';
 import { platformVsix, requireCompiledFake, World } from './world';
 import { openWorkbench, Workbench } from './workbench';
@@ -123,46 +124,28 @@ describe('Sandy plugin in code-server: Get Started for a newcomer (integration)'
 describe('Sandy plugin in code-server: Get Started, once dismissed, is not reopened by every window while sandy is missing (integration)', function (): void {
     this.timeout(300_000);
 
-    let world: World;
-    let server: CodeServer;
-    let browser: Browser;
-    let page: Page;
-    let bench: Workbench;
-
-    before(async function (): Promise<void> {
-        requireCompiledFake();
-        CodeServer.requireInstalled();
-        world = new World('get-started-dismissed', false);
-        fs.mkdirSync(path.join(world.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(path.join(world.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, dismissedAt: Date.now() }) + '\n', { mode: 0o600 });
-        // sandy missing: no sandy on the PATH the extension host takes from a login shell (the world puts the fake there).
-        const profile = `export PATH="${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin"\n`;
-        fs.writeFileSync(path.join(world.home, '.profile'), profile);
-        fs.writeFileSync(path.join(world.home, '.bashrc'), profile);
-        server = new CodeServer(world, { label: 'get-started-dismissed', vsix: platformVsix(), folder: world.workspace('dismissed-proj') });
-        expect(server.installExtension()).to.contain('was successfully installed');
-        await server.start();
-        ({ browser, page, bench } = await openWorkbench(server));
-    });
-
-    afterEach(async function (): Promise<void> {
-        if (this.currentTest?.state === 'failed' && page) {
-            await saveFailureEvidence('get-started-dismissed', this.currentTest.title, page, server);
+    const suite = useCodeServer({
+        label: 'get-started-dismissed',
+        onboarded: false,
+        seed: world => {
+            fs.mkdirSync(path.join(world.home, '.sandy-ui'), { recursive: true, mode: 0o700 });
+            fs.writeFileSync(path.join(world.home, '.sandy-ui', 'onboarding.json'), JSON.stringify({ version: 1, steps: {}, dismissedAt: Date.now() }) + '\n', { mode: 0o600 });
+            // sandy missing: no sandy on the PATH the extension host takes from a login shell (the world puts the fake there).
+            const profile = `export PATH="${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin"\n`;
+            fs.writeFileSync(path.join(world.home, '.profile'), profile);
+            fs.writeFileSync(path.join(world.home, '.bashrc'), profile);
+            return { folder: world.workspace('dismissed-proj') };
         }
     });
 
-    after(async () => {
-        await browser?.close().catch(() => undefined);
-        await world?.dispose(!!process.env.SANDY_E2E_KEEP);
-    });
-
     it('stays closed after the plugin started; the Sandy view says sandy is missing, and Get Started runs from the palette', async () => {
-        await poll(async () => /sandy: activating in/.test(server.pluginLog()), { message: 'the plugin to activate', timeout: 90_000 });
-        await holdsFor(async () => !(await bench.tabTitles()).some(t => t.startsWith('Get Started with Sandy')), 5_000, 'no Get Started by itself');
-        await bench.openSandyView();
-        const message = page.locator('.part.sidebar .pane-body .message').first();
+        // The plugin has decided (its log says so), then nothing opens.
+        await poll(async () => /sandy: Get Started at start: stays closed/.test(suite.server.pluginLog()), { message: 'the plugin to decide about Get Started', timeout: 90_000 });
+        await holdsFor(async () => !(await suite.bench.tabTitles()).some(t => t.startsWith('Get Started with Sandy')), 3_000, 'no Get Started by itself');
+        await suite.bench.openSandyView();
+        const message = suite.page.locator('.part.sidebar .pane-body .message').first();
         await poll(async () => /not found/i.test(await message.textContent().catch(() => '') ?? ''), { message: 'the view to say sandy was not found', timeout: 30_000 });
-        await bench.runCommand('Sandy: Get Started');
-        await bench.waitForTab(t => t.startsWith('Get Started with Sandy'), 'Get Started from the palette');
+        await suite.bench.runCommand('Sandy: Get Started');
+        await suite.bench.waitForTab(t => t.startsWith('Get Started with Sandy'), 'Get Started from the palette');
     });
 });

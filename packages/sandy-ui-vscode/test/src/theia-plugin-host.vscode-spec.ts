@@ -61,9 +61,9 @@ describe('Sandy plugin in the Sandy IDE\'s plugin host (Theia) (integration)', f
     it('shows the plugin\'s own Projects view, as a guest, listing the fake sandy\'s sandbox and the open folder', async () => {
         const tab = page.locator(PLUGIN_CONTAINER_TAB);
         await tab.waitFor({ state: 'attached', timeout: 60_000 });
-        // Shown, the view activates the plugin (nothing does before), which detects the Sandy IDE and retitles it.
-        await tab.click();
+        // Retitled once the plugin has activated (with the window: `*`) and detected the Sandy IDE, with no action of the user's.
         await poll(async () => (await tab.textContent())?.includes('Projects (plugin)'), { message: 'the guest\'s view title', timeout: 60_000, abort });
+        await tab.click();
         const rows = await poll(async () => {
             const texts = await page.$$eval(`${PLUGIN_TREE} .theia-TreeNode`, nodes => nodes.map(n => n.textContent ?? ''));
             return texts.some(t => t.startsWith('theia-proj')) && texts.some(t => t.startsWith('other-proj')) && texts;

@@ -399,7 +399,7 @@ export class WizardController {
         this.state = await this.ports.service.saveOnboarding(this.state);
     }
 
-    /** Closing the wizard before it finished: not offered again at start (only when sandy goes missing). */
+    /** Closing the wizard before it finished: not offered again at start (in the Sandy IDE, only when sandy goes missing). */
     async dismiss(): Promise<void> {
         if (this.state.finishedAt === undefined && this.state.dismissedAt === undefined && this.snapshot) {
             this.state.dismissedAt = Date.now();
