@@ -87,12 +87,15 @@ describe('Sandy plugin in code-server: the IDE\'s keys in a sandy tab (integrati
         await expectQuickInput('F1', '>', 'the command palette');
         await expectQuickInput('Control+P', '', 'Quick Open');
 
-        // The chord that shows the Sandy view (the Sandy IDE's, kept from the agent in both hosts): from the tab, side bar closed.
-        await bench.runCommand('View: Close Primary Side Bar');
+        // The chord that shows the Sandy view (the Sandy IDE's, kept from the agent in both hosts): from the tab, with the
+        // Explorer in the side bar (the same width: no resize, so the agent does not redraw over what the next keys print).
+        await bench.runCommand('View: Show Explorer');
         const sandyView = page.locator('.part.sidebar .composite.title', { hasText: /sandy/i });
-        await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+        await sandyView.waitFor({ state: 'hidden' });
         await pressInTerminal('Control+Shift+Alt+Y');
         await sandyView.waitFor({ state: 'visible', timeout: 15_000 });
+        // The Projects view takes the focus; the next key goes into the tab only once that has happened.
+        await poll(() => page.evaluate(() => !!document.activeElement?.closest('.part.sidebar')), { message: 'the focus in the Sandy view', timeout: 15_000 });
 
         await pressInTerminal('Control+R');
         await poll(async () => (await terminalText(terminal)).includes('[^R]'), { message: 'Ctrl+R at the agent' });
